@@ -1,0 +1,24 @@
+"""Board images: state in, PNG bytes out. Pillow only; never imports discord.
+
+Each game has a module ``render/<game key>.py`` with ``draw(state, last_turn, names) -> PIL.Image.Image``;
+``board_png`` finds it by the state's game key, so adding a game adds no code here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+from engines.base import State
+from render.common import to_png
+
+
+def board_png(state: State, *, last_turn: Sequence[str] | None = None,
+              names: Sequence[str] | None = None) -> bytes:
+    """The board image of ``state`` as PNG bytes: identical bytes for identical input."""
+    module = importlib.import_module(f"render.{state.game.key}")
+    image = module.draw(state, list(last_turn or ()), list(names) if names else None)
+    return to_png(image)
+
+
+__all__ = ["board_png"]
