@@ -1,20 +1,17 @@
 """The game engines, reached through one contract (see ../shared/ENGINES.md and engines.base)."""
 
+import importlib
+import importlib.util
+
 from engines.base import Game, IllegalMove, InvalidPosition, State
 
+# The registry: every game module defines ``GAME``. Order is the order the bot lists games in.
+GAME_MODULES = ("tintas", "rincala", "roocala", "quincala", "spinca")
+
 GAMES: dict[str, Game] = {}
+for _name in GAME_MODULES:
+    if importlib.util.find_spec(f"engines.{_name}") is not None:
+        _game = importlib.import_module(f"engines.{_name}").GAME
+        GAMES[_game.key] = _game
 
-
-def register(game: Game) -> Game:
-    GAMES[game.key] = game
-    return game
-
-
-def _load() -> None:
-    # Importing a game module registers it. Order is the order the bot lists games in.
-    from engines import tintas  # noqa: F401
-
-
-_load()
-
-__all__ = ["GAMES", "Game", "IllegalMove", "InvalidPosition", "State", "register"]
+__all__ = ["GAMES", "Game", "IllegalMove", "InvalidPosition", "State"]

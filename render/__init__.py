@@ -1,6 +1,7 @@
 """Board images: state in, PNG bytes out. Pillow only; never imports discord.
 
-Each game has a module ``render/<game key>.py`` with ``draw(state, last_turn, names) -> PIL.Image.Image``;
+Each game has a module ``render/<game key>.py`` with
+``draw(state, last_turn, names, previous) -> PIL.Image.Image``;
 ``board_png`` finds it by the state's game key, so adding a game adds no code here.
 """
 
@@ -14,10 +15,14 @@ from render.common import to_png
 
 
 def board_png(state: State, *, last_turn: Sequence[str] | None = None,
-              names: Sequence[str] | None = None) -> bytes:
-    """The board image of ``state`` as PNG bytes: identical bytes for identical input."""
+              names: Sequence[str] | None = None, previous: State | None = None) -> bytes:
+    """The board image of ``state`` as PNG bytes: identical bytes for identical input.
+
+    ``last_turn`` is the moves of the turn just played (highlighted), ``names`` the players' display names
+    by seat, ``previous`` the state before ``last_turn`` when known (Tintas needs it to start the path).
+    """
     module = importlib.import_module(f"render.{state.game.key}")
-    image = module.draw(state, list(last_turn or ()), list(names) if names else None)
+    image = module.draw(state, list(last_turn or ()), list(names) if names else None, previous)
     return to_png(image)
 
 
