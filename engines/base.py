@@ -57,6 +57,13 @@ class State:
         """
         return ""
 
+    def turn_record(self, moves: list[str]) -> str:
+        """The game-record line for ``moves`` played from this state ('F5-H4-C3-E2 — collected 3× green').
+
+        Called on the state *before* the turn. Default: the moves joined by commas, without ``end``.
+        """
+        return ", ".join(m for m in moves if m != "end")
+
     def end_reason(self) -> str:
         """Once over: why, in one sentence a player reads ('Ann holds all seven red pieces')."""
         return ""
