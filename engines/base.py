@@ -50,6 +50,24 @@ class State:
         """A few words on what ``move`` does, for autocomplete ('collects G, may continue'). May be ''."""
         return ""
 
+    def canonical(self, move: str) -> str:
+        """The canonical form of ``move`` (what the bot stores and shows); raises IllegalMove like play().
+
+        The default finds the listed move that plays to the same position; engines may do better.
+        """
+        legal = self.legal_moves()
+        if move in legal:
+            return move
+        want = normalise(move)
+        for m in legal:
+            if normalise(m) == want:
+                return m
+        code = self.play(move).encode()  # raises IllegalMove for a move the rules forbid
+        for m in legal:
+            if self.play(m).encode() == code:
+                return m
+        raise IllegalMove(f"{move!r} is not a legal move here.")
+
     def pending(self) -> str:
         """When the player to move is inside a *forced* continuation: what they must do next ('move again').
 

@@ -1,0 +1,1 @@
+"""The Discord bot, its storage and the Discord-free match service."""
