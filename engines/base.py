@@ -26,7 +26,7 @@ class State:
     ``legal_moves()``, ``play()`` and ``encode()``.
     """
 
-    game: ClassVar["Game"]
+    game: ClassVar[Game]
     players: int
     variant: str | None
 
@@ -39,7 +39,7 @@ class State:
     def legal_moves(self) -> list[str]:
         raise NotImplementedError
 
-    def play(self, move: str) -> "State":
+    def play(self, move: str) -> State:
         raise NotImplementedError
 
     def encode(self) -> str:
@@ -100,7 +100,7 @@ class Game:
     variants: tuple[str, ...] = ()
     # Extras used by the bot ---------------------------------------------------------------------------------
     summary: str = ""                 # the rules in one line, for the challenge card
-    rules_text: str = ""              # the rules as the project plays them (markdown), interpretations included
+    rules_text: str = ""              # the rules as played here (markdown), interpretations included
     variant_option: str = "variant"   # the slash-command option name that picks a variant
     variant_labels: dict[str, str] = {}   # variant -> what a player reads ('Hex board (37 cells)')
     teams: dict[int, tuple[tuple[int, ...], ...]] = {}  # player count -> seats per team (Spinca's 4 players)
