@@ -42,7 +42,7 @@ class Database:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path) -> "Database":
+    async def open(cls, path: str | Path) -> Database:
         """Open (creating the folder and file if needed) and migrate to the latest schema."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)

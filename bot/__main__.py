@@ -1,0 +1,56 @@
+"""Run the bot (``python -m bot``) or play in the terminal (``python -m bot play tintas``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from bot.config import ConfigError, load_config
+
+NO_TOKEN = """\
+No Discord token found.
+  Set DISCORD_TOKEN in the environment or in a .env file (copy .env.example to .env and fill it in);
+  the README explains how to create the Discord application and get its token.
+  To try a game without Discord, play in the terminal:  python -m bot play tintas
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    from engines import GAMES
+
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the Discord bot (the default)")
+    play = sub.add_parser("play", help="play a match in the terminal, two local seats")
+    play.add_argument("game", choices=sorted(GAMES))
+    play.add_argument("--players", type=int, default=None, help="number of players (default: the fewest)")
+    play.add_argument("--variant", default=None, help="variant (default: the game's default)")
+    play.add_argument("--seed", type=int, default=None, help="fix the random set-up")
+    play.add_argument("--out", default="out", help="folder for the board images (default: out/)")
+    play.add_argument("--database", default=None, help="SQLite file (default: a temporary one)")
+    args = parser.parse_args(argv)
+
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    if args.command == "play":
+        from bot.terminal import play_in_terminal
+        return asyncio.run(play_in_terminal(args.game, players=args.players, variant=args.variant,
+                                            seed=args.seed, out_dir=args.out, database=args.database))
+    if not config.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 1
+    from bot.client import GameBot
+    bot = GameBot(config)
+    bot.run(config.token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,236 @@
+"""Slash commands, built from the game registry: one group per game, the same handlers for all.
+
+Handlers stay thin: parse the options, call the match service, answer (deferring before slow work).
+A game's options come from its metadata: more opponents when it allows more players, a partner when it
+has teams, a variant choice when it has variants.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+
+import discord
+from discord import app_commands
+
+from bot import messages
+from bot.replies import jump_url, mention, post_board, tell
+from bot.service import Match, ServiceError
+from bot.views import challenge_embed, challenge_view, person, resign_view
+from engines import GAMES, Game
+
+log = logging.getLogger(__name__)
+
+MAX_CHOICES = 25
+MAX_CHOICE_TEXT = 100
+MAX_EMBED_TEXT = 4096
+
+
+def _match_id(raw: str | None) -> int | None:
+    """The match option's value: an id chosen from autocomplete, or typed as '12' or '#12'."""
+    if raw is None or not raw.strip():
+        return None
+    text = raw.strip().lstrip("#")
+    if not text.isdigit():
+        raise ServiceError(f"{raw!r} is not a match — choose one from the list.")
+    return int(text)
+
+
+def _with_signature(func, params: list[inspect.Parameter]):
+    """Give a handler the options a game needs: discord.py reads them from the signature."""
+    func.__signature__ = inspect.Signature(
+        [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                           annotation=discord.Interaction), *params])
+    return func
+
+
+def _option(name: str, annotation, default=inspect.Parameter.empty) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+
+
+def build_game_group(game: Game) -> app_commands.Group:
+    group = app_commands.Group(name=game.key, description=f"Play {game.title}: {game.summary}"[:100],
+                               guild_only=True)
+    _add_challenge(group, game)
+
+    @group.command(name="move", description=f"Play your {game.title} turn (autocomplete lists legal turns)")
+    @app_commands.describe(move="Your whole turn, as the autocomplete shows it",
+                           match="Which match, if you play several here")
+    async def move(interaction: discord.Interaction, move: str, match: str | None = None) -> None:
+        try:
+            found = await _find(interaction, game, match, prefer_my_turn=True)
+            result = await interaction.client.service.submit_turn(
+                found.id, interaction.user.id, move, guild_id=interaction.guild_id)
+        except ServiceError as exc:
+            await tell(interaction, str(exc))
+            return
+        await interaction.response.defer(thinking=True)
+        m = result.match
+        text = messages.turn_text(result, mention)
+        nxt = messages.to_move_text(m, mention, pending=result.pending)
+        await post_board(interaction, m, f"{text}\n{nxt}")
+
+    @group.command(name="board", description=f"Show the current board of your {game.title} match again")
+    @app_commands.describe(match="Which match, if you play several here")
+    async def board(interaction: discord.Interaction, match: str | None = None) -> None:
+        try:
+            found = await _find(interaction, game, match)
+        except ServiceError as exc:
+            await tell(interaction, str(exc))
+            return
+        await interaction.response.defer(thinking=True)
+        await post_board(interaction, found, messages.to_move_text(found, mention))
+
+    @group.command(name="resign", description=f"Resign your {game.title} match (asks for confirmation)")
+    @app_commands.describe(match="Which match, if you play several here")
+    async def resign(interaction: discord.Interaction, match: str | None = None) -> None:
+        try:
+            found = await _find(interaction, game, match)
+        except ServiceError as exc:
+            await tell(interaction, str(exc))
+            return
+        await interaction.response.send_message(
+            f"Resign {game.title} match #{found.id} ({' vs '.join(found.names)})? This cannot be undone.",
+            view=resign_view(found), ephemeral=True)
+
+    @group.command(name="rules", description=f"The rules of {game.title} exactly as played here")
+    async def rules(interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title=f"{game.title} — rules", description=game.rules_text[:MAX_EMBED_TEXT],
+                              colour=discord.Colour.blurple())
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    move.autocomplete("move")(_move_autocomplete(game))
+    for command in (move, board, resign):
+        command.autocomplete("match")(_match_autocomplete(game))
+    return group
+
+
+def _add_challenge(group: app_commands.Group, game: Game) -> None:
+    most = max(game.player_counts)
+    params = [_option("opponent", discord.User)]
+    descriptions = {"opponent": "Who you challenge"}
+    for i in range(2, most):
+        params.append(_option(f"opponent{i}", discord.User | None, None))
+        descriptions[f"opponent{i}"] = f"Another player ({game.title} allows {'/'.join(map(str, game.player_counts))})"
+    if game.teams:
+        params.append(_option("partner", discord.User | None, None))
+        descriptions["partner"] = "Your team-mate, one of the players you challenge (team games)"
+    choices = {}
+    if len(game.variants) > 1:
+        params.append(_option(game.variant_option, str | None, None))
+        descriptions[game.variant_option] = f"Which {game.title} (default: "\
+            f"{game.variant_labels.get(game.variants[0], game.variants[0])})"
+        choices[game.variant_option] = [app_commands.Choice(name=game.variant_labels.get(v, v), value=v)
+                                        for v in game.variants]
+
+    async def challenge(interaction: discord.Interaction, **options) -> None:
+        opponents = [options["opponent"]] + [options.get(f"opponent{i}") for i in range(2, most)]
+        opponents = [o for o in opponents if o is not None]
+        partner = options.get("partner")
+        try:
+            match = await interaction.client.service.challenge(
+                game.key, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                challenger=person(interaction.user), opponents=[person(o) for o in opponents],
+                variant=options.get(game.variant_option), partner=person(partner) if partner else None)
+        except ServiceError as exc:
+            await tell(interaction, str(exc))
+            return
+        invited = [p for p in match.participants if p.invited_order > 0]
+        await interaction.response.send_message(
+            content=" ".join(mention(p) for p in invited) + f" — you are challenged to {game.title}!",
+            embed=challenge_embed(match), view=challenge_view(match),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(p.user_id) for p in invited]))
+        card = await interaction.original_response()
+        await interaction.client.service.set_card_message(match.id, card.id)
+
+    _with_signature(challenge, params)
+    command = app_commands.Command(name="challenge", description=f"Challenge someone to {game.title}",
+                                   callback=challenge)
+    app_commands.describe(**descriptions)(command)
+    if choices:
+        app_commands.choices(**choices)(command)
+    group.add_command(command)
+
+
+async def _find(interaction: discord.Interaction, game: Game, match: str | None, *,
+                prefer_my_turn: bool = False) -> Match:
+    return await interaction.client.service.find_match(
+        game.key, interaction.user.id, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+        match_id=_match_id(match), prefer_my_turn=prefer_my_turn)
+
+
+def _move_autocomplete(game: Game):
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            chosen = _match_id(getattr(interaction.namespace, "match", None))
+            found = await _find(interaction, game, str(chosen) if chosen else None, prefer_my_turn=True)
+        except ServiceError as exc:
+            return [_note(str(exc), current)]
+        who = found.to_move_user
+        if who is None or who.user_id != interaction.user.id:
+            waiting = f"Not your turn — {who.name} is to move." if who else "This match is over."
+            return [_note(waiting, current)]
+        suggestions = game.turn_suggestions(found.state, current, MAX_CHOICES)
+        if not suggestions:
+            return [_note(f"No legal turn starts with {current!r}.", current)]
+        return [app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT])
+                for value, label in suggestions[:MAX_CHOICES]]
+    return complete
+
+
+def _note(text: str, current: str) -> app_commands.Choice[str]:
+    """A choice that only informs (choosing it submits what was typed, which then gets a clear error)."""
+    return app_commands.Choice(name=text[:MAX_CHOICE_TEXT], value=(current or "?")[:MAX_CHOICE_TEXT])
+
+
+def _match_autocomplete(game: Game):
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        service = interaction.client.service
+        mine = await service.matches_of(interaction.user.id, guild_id=interaction.guild_id, game=game.key,
+                                        channel_id=interaction.channel_id)
+        out = []
+        for m in mine:
+            others = [p.name for p in m.seated if p.user_id != interaction.user.id]
+            who = m.to_move_user
+            turn = "your turn" if who and who.user_id == interaction.user.id else f"{who.name} to move"
+            label = f"vs {', '.join(others)} — {turn} (#{m.id})"
+            if current.strip().lstrip("#") in label.lower() or current.lower() in label.lower():
+                out.append(app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=str(m.id)))
+        return out[:MAX_CHOICES]
+    return complete
+
+
+@app_commands.command(name="matches", description="Your active matches in this server, across games")
+@app_commands.guild_only()
+async def matches_command(interaction: discord.Interaction) -> None:
+    service = interaction.client.service
+    mine = await service.matches_of(interaction.user.id, guild_id=interaction.guild_id,
+                                    statuses=("active", "challenge"))
+    if not mine:
+        await tell(interaction, "You have no active matches or open challenges here. "
+                   "Start one with /<game> challenge.", error=False)
+        return
+    lines = []
+    for m in mine:
+        others = ", ".join(p.name for p in sorted(m.participants, key=lambda p: p.invited_order)
+                           if p.user_id != interaction.user.id)
+        variant = f" ({m.variant_label})" if m.variant_label else ""
+        if m.status == "challenge":
+            state = "open challenge"
+            link_id = m.row.card_message_id
+        else:
+            who = m.to_move_user
+            state = "**your turn**" if who and who.user_id == interaction.user.id else f"{who.name} to move"
+            link_id = m.row.board_message_id
+        link = f" · [board]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""
+        mark = "▶️" if "your turn" in state else "•"
+        lines.append(f"{mark} **{m.game.title}**{variant} #{m.id} vs {others} — {state}{link}")
+    embed = discord.Embed(title="Your matches", description="\n".join(lines)[:MAX_EMBED_TEXT],
+                          colour=discord.Colour.blurple())
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def register_commands(tree: app_commands.CommandTree) -> None:
+    for game in GAMES.values():
+        tree.add_command(build_game_group(game))
+    tree.add_command(matches_command)

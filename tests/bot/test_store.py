@@ -1,0 +1,107 @@
+"""Storage: numbered migrations, the move log as the source of truth, turns stored exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.service import MatchService, NotAllowed, StalePosition
+from bot.store import Database
+from bot.store.db import migrations
+from tests.conftest import ANN, BOB, CHANNEL, GUILD
+
+
+async def start_tintas(service: MatchService):
+    match = await service.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN, opponents=[BOB])
+    return await service.accept(match.id, BOB, guild_id=GUILD)
+
+
+async def play_random_turns(service: MatchService, match, turns: int, rng: random.Random):
+    for _ in range(turns):
+        if match.status != "active":
+            break
+        mover = match.to_move_user
+        value, _ = rng.choice(match.game.turn_suggestions(match.state, "", 25))
+        match = (await service.submit_turn(match.id, mover.user_id, value, guild_id=GUILD)).match
+    return match
+
+
+async def test_migrations_apply_from_empty_and_rerun_applies_nothing(db_path):
+    db = await Database.open(db_path)
+    try:
+        versions = [v for v, _, _ in migrations()]
+        rows = await db.fetchall("SELECT version FROM schema_migrations ORDER BY version")
+        assert [r[0] for r in rows] == versions
+        assert await db.migrate() == []
+    finally:
+        await db.close()
+    again = await Database.open(db_path)  # a restart re-runs start-up migration: nothing new, no error
+    try:
+        rows = await again.fetchall("SELECT version FROM schema_migrations")
+        assert len(rows) == len(versions)
+    finally:
+        await again.close()
+
+
+async def test_database_uses_wal_and_foreign_keys(db):
+    assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
+    assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
+    with pytest.raises(Exception, match="FOREIGN KEY"):
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO moves (match_id, ply, turn, seat, move, position, played_at)"
+                               " VALUES (999, 1, 1, 0, 'E4', 'x', 'now')")
+
+
+async def test_move_log_replays_to_the_stored_position(service, db):
+    match = await play_random_turns(service, await start_tintas(service), 12, random.Random(3))
+    assert match.ply >= 12
+    assert await service.log_reproduces_position(match.id)
+    log = await service.store.moves(match.id)
+    assert [m.ply for m in log] == list(range(1, match.ply + 1))
+    assert log[-1].position == match.state.encode()
+    # a new service on the same database (a restart) replays to the same position
+    fresh = MatchService(db)
+    assert (await fresh.get(match.id)).state.encode() == match.state.encode()
+
+
+async def test_tampered_log_is_detected(service, db):
+    match = await play_random_turns(service, await start_tintas(service), 4, random.Random(5))
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE matches SET position = 'tampered' WHERE id = ?", (match.id,))
+    assert not await service.log_reproduces_position(match.id)
+
+
+async def test_two_simultaneous_submissions_of_one_turn_apply_once(service):
+    match = await start_tintas(service)
+    mover = match.to_move_user
+    first = match.state.legal_moves()[0]
+    results = await asyncio.gather(
+        service.submit_turn(match.id, mover.user_id, first, guild_id=GUILD),
+        service.submit_turn(match.id, mover.user_id, first, guild_id=GUILD),
+        return_exceptions=True)
+    applied = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(applied) == 1 and len(refused) == 1
+    assert isinstance(refused[0], StalePosition) and "position changed" in str(refused[0])
+    assert len(await service.store.moves(match.id)) == 1
+
+
+async def test_two_processes_on_one_database_store_a_turn_once(db_path, service):
+    """Two services on separate connections (two bot processes): the ply guard in SQL decides."""
+    match = await start_tintas(service)
+    other_db = await Database.open(db_path)
+    try:
+        other = MatchService(other_db)
+        mover = match.to_move_user
+        move = match.state.legal_moves()[0]
+        results = await asyncio.gather(
+            service.submit_turn(match.id, mover.user_id, move, guild_id=GUILD, expected_ply=0),
+            other.submit_turn(match.id, mover.user_id, move, guild_id=GUILD, expected_ply=0),
+            return_exceptions=True)
+        assert sum(not isinstance(r, Exception) for r in results) == 1
+        assert all(isinstance(r, (StalePosition, NotAllowed)) for r in results if isinstance(r, Exception))
+        assert len(await service.store.moves(match.id)) == 1
+    finally:
+        await other_db.close()
