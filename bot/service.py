@@ -143,6 +143,7 @@ class MatchService:
         self._locks: dict[int, asyncio.Lock] = {}
         # match id -> (ply, (state, previous, last turn)): replaying the log once per ply is enough
         self._replays: dict[int, tuple[int, tuple[State, State | None, list[str]]]] = {}
+        self._last_seat: dict[int, int] = {}   # match id -> seat of the cached last turn
 
     # ---- challenges ------------------------------------------------------------------------------------------
     async def challenge(self, game_key: str, *, guild_id: int, channel_id: int, challenger: Person,
@@ -246,6 +247,13 @@ class MatchService:
             moves, after = self.play_turn(match.state, seat, text)
             before = match.state
             await self._store_turn(match, seat, moves, after)
+            # The new position is known: cache it instead of replaying the whole log on the next read.
+            if self._last_seat.get(match_id) == seat and match.last_turn:   # a turn continued (Rincala)
+                previous, last_turn = match.previous, match.last_turn + moves
+            else:
+                previous, last_turn = before, moves
+            self._replays[match_id] = (match.ply + len(moves), (after, previous, last_turn))
+            self._last_seat[match_id] = seat
         new = await self.get(match_id)
         pending = ""
         if not after.is_over and after.to_move == seat:
@@ -436,6 +444,8 @@ class MatchService:
             for mv in moves[: len(moves) - len(last_turn)]:
                 previous = previous.play(mv.move)
         match.state, match.previous, match.last_turn = state, previous, [m.move for m in last_turn]
+        if last_turn:
+            self._last_seat[row.id] = last_turn[0].seat
 
     async def _store_turn(self, match: Match, seat: int, moves: list[str], after: State) -> None:
         state = match.state

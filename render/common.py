@@ -27,16 +27,22 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 
 def to_png(image: Image.Image) -> bytes:
-    """Encode without metadata; quantise to a palette when that keeps the file small (<= 150 KB)."""
+    """Encode as a 256-colour palette PNG without metadata: same bytes for the same image.
+
+    Boards are flat colours plus anti-aliased edges, so a median-cut palette without dithering keeps them
+    crisp at about half the size of full colour, and encodes ~3x faster than an optimised RGB PNG
+    (measured on a Tintas board: 57 ms and 67 KB against 177 ms and 148 KB). Full colour is the fallback
+    for the rare image the palette would not shrink.
+    """
+    rgb = image.convert("RGB")
+    palette = rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    image = image.convert("RGB")
-    image.save(buf, format="PNG", optimize=True)
+    palette.save(buf, format="PNG", compress_level=7)
     data = buf.getvalue()
     if len(data) > MAX_PNG_BYTES:
         buf = io.BytesIO()
-        image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-            buf, format="PNG", optimize=True)
-        data = buf.getvalue()
+        rgb.save(buf, format="PNG", optimize=True)
+        data = min(data, buf.getvalue(), key=len)
     return data
 
 
@@ -188,7 +194,11 @@ def supersampled(width: int, height: int, scale: int, background: RGB = BACKGROU
 
 
 def downsample(image: Image.Image, scale: int) -> Image.Image:
-    """Shrink a ``supersampled`` canvas back to its target size (deterministic Lanczos filter)."""
+    """Shrink a ``supersampled`` canvas back to its target size.
+
+    A box filter (each output pixel the mean of a ``scale`` x ``scale`` block): smooth edges without the
+    ringing of Lanczos, so flat areas keep their exact colour and the PNG stays small.
+    """
     if scale == 1:
         return image
-    return image.resize((image.width // scale, image.height // scale), Image.Resampling.LANCZOS)
+    return image.reduce(scale)

@@ -61,9 +61,12 @@ async def test_move_log_replays_to_the_stored_position(service, db):
     log = await service.store.moves(match.id)
     assert [m.ply for m in log] == list(range(1, match.ply + 1))
     assert log[-1].position == match.state.encode()
-    # a new service on the same database (a restart) replays to the same position
+    # a new service on the same database (a restart) replays to the same position and last turn
     fresh = MatchService(db)
-    assert (await fresh.get(match.id)).state.encode() == match.state.encode()
+    replayed = await fresh.get(match.id)
+    assert replayed.state.encode() == match.state.encode()
+    assert replayed.last_turn == match.last_turn and replayed.last_turn
+    assert replayed.previous.encode() == match.previous.encode()
 
 
 async def test_tampered_log_is_detected(service, db):

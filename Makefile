@@ -1,0 +1,31 @@
+# Everything runs from a virtual environment that these targets create and keep in sync with pyproject.toml.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test play bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+run: $(STAMP)          ## run the Discord bot (token from .env or the environment)
+	$(PY) -m bot
+
+test: $(STAMP)         ## run the whole test suite (engines, contract check, renderers, storage, commands)
+	$(PY) -m pytest
+
+play: $(STAMP)         ## play in the terminal: make play GAME=tintas
+	$(PY) -m bot play $(or $(GAME),tintas)
+
+bench: $(STAMP)        ## print speed figures for every registered game
+	$(PY) bench/bench_games.py
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
