@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import socket
 from datetime import UTC, datetime, timedelta
 
+import aiohttp
 import pytest
 
 from bot.service import MatchService, Person
@@ -51,3 +54,15 @@ async def db(db_path):
 @pytest.fixture
 async def service(db, clock) -> MatchService:
     return MatchService(db, clock=clock, seed_source=random.Random(7))
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never touch the network: any connection or aiohttp session fails the test."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("network access attempted")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(aiohttp.ClientSession, "__init__", refuse)
+    monkeypatch.setattr(asyncio.BaseEventLoop, "create_connection", refuse)

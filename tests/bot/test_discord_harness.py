@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-import socket
 
-import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -159,18 +157,6 @@ def build_demo_group() -> app_commands.Group:
         return None
 
     return demo
-
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any attempt to open a connection or an aiohttp session fails the test."""
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("network access attempted")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(aiohttp.ClientSession, "__init__", refuse)
-    monkeypatch.setattr(asyncio.BaseEventLoop, "create_connection", refuse)
 
 
 @pytest.fixture

@@ -1,0 +1,258 @@
+"""Tintas end to end through the real CommandTree, with what the bot sends captured offline."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.client import GameBot
+from bot.config import Config
+from bot.service import MatchService
+from bot.store import Database
+from engines import GAMES
+from tests.bot.discord_harness import FakeDiscord
+
+GUILD = 1000
+
+
+def make_bot(db: Database, clock, seed: int = 7) -> GameBot:
+    config = Config(token=None, database_path=db, dev_guild_id=None, log_level="INFO")
+    return GameBot(config, service=MatchService(db, clock=clock, seed_source=random.Random(seed)),
+                   sync_commands=False)
+
+
+@pytest.fixture
+async def fake(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD) as f:
+        yield f
+
+
+@pytest.fixture
+def people(fake):
+    return fake.user(11, "Ann"), fake.user(12, "Bob"), fake.user(13, "Cy")
+
+
+async def start_match(fake, ann, bob):
+    card = (await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    out = await fake.click(bob, card.button("Accept")["custom_id"], message=card)
+    return card, out
+
+
+def png_of(sent) -> Image.Image:
+    name, data = sent.files[0]
+    assert name == "board.png" and data.startswith(b"\x89PNG")
+    return Image.open(io.BytesIO(data))
+
+
+def mover_of(fake, board_msg, users):
+    """The user the board message pings (the player to move)."""
+    pinged = [u for u in users if f"<@{u['id']}>" == (board_msg.content or "")]
+    assert len(pinged) == 1, board_msg.content
+    return pinged[0]
+
+
+async def test_challenge_card_shows_game_players_rules_and_buttons(fake, people):
+    ann, bob, _ = people
+    card = (await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    assert card.kind == "response" and not card.ephemeral
+    text = card.text()
+    assert "Tintas" in text and "<@11> challenges <@12>" in text
+    assert GAMES["tintas"].summary in text   # the rules in one line
+    assert [c["label"] for c in card.components] == ["Accept", "Decline", "Cancel"]
+    assert "<@12>" in card.content and 12 in card.mentions
+
+
+@pytest.mark.parametrize("who, message", [("self", "cannot challenge yourself"), ("bot", "Bots cannot play")])
+async def test_challenging_yourself_or_a_bot_is_refused(fake, people, who, message):
+    ann = people[0]
+    target = ann if who == "self" else fake.user(99, "Robo", bot=True)
+    out = await fake.slash(ann, "tintas challenge", opponent=target)
+    assert out[0].ephemeral and message in out[0].text()
+
+
+async def test_only_the_challenged_answers_and_the_challenger_cancels(fake, people):
+    ann, bob, cy = people
+    card = (await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    accept = card.button("Accept")["custom_id"]
+    out = await fake.click(cy, accept, message=card)
+    assert out[0].ephemeral and "not addressed to you" in out[0].text()
+    out = await fake.click(ann, accept, message=card)
+    assert out[0].ephemeral and "wait for your opponent" in out[0].text()
+    out = await fake.click(bob, card.button("Cancel")["custom_id"], message=card)
+    assert out[0].ephemeral and "Only the player who made the challenge" in out[0].text()
+    out = await fake.click(ann, card.button("Cancel")["custom_id"], message=card)
+    assert out[0].kind == "update" and "cancelled" in out[0].text() and not out[0].components
+
+
+async def test_decline_closes_the_challenge(fake, people):
+    ann, bob, _ = people
+    card = (await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    out = await fake.click(bob, card.button("Decline")["custom_id"], message=card)
+    assert out[0].kind == "update" and "declined" in out[0].text() and not out[0].components
+
+
+async def test_accept_starts_the_match_with_a_board_and_a_ping(fake, people):
+    ann, bob, _ = people
+    _, out = await start_match(fake, ann, bob)
+    update, board = out
+    assert update.kind == "update" and "the match is on" in update.text() and not update.components
+    assert board.kind == "followup" and not board.ephemeral
+    assert "The match begins" in board.text()
+    mover = mover_of(fake, board, [ann, bob])
+    assert int(mover["id"]) in board.mentions
+    image = png_of(board)
+    assert 800 <= image.width <= 1000
+
+
+async def play_to_the_end(fake, ann, bob, board):
+    """Play whole turns chosen from the move autocomplete until the game ends; returns every board."""
+    boards = [board]
+    for _ in range(120):
+        if "wins" in board.text():
+            return boards
+        mover = mover_of(fake, board, [ann, bob])
+        choices = await fake.autocomplete(mover, "tintas move", "move", move="")
+        assert 1 <= len(choices) <= 25
+        out = await fake.slash(mover, "tintas move", move=choices[-1]["value"])
+        board = out[-1]
+        assert board.files, out
+        boards.append(board)
+    raise AssertionError("the game did not end")
+
+
+async def test_a_match_played_to_a_win(fake, people):
+    ann, bob, _ = people
+    _, out = await start_match(fake, ann, bob)
+    boards = await play_to_the_end(fake, ann, bob, out[-1])
+    assert len(boards) > 5
+    middle = boards[3].text()
+    assert "played **" in middle and "collected" in middle   # notation and what was collected
+    final = boards[-1]
+    assert "🏆" in final.text() and ("holds all seven" in final.text() or "4 or more" in final.text())
+    assert "<@11>" in final.content and "<@12>" in final.content   # both players are told
+    out = await fake.slash(ann, "tintas move", move="E4")
+    assert out[0].ephemeral and "no active Tintas match" in out[0].text()
+
+
+async def test_an_illegal_move_is_refused_privately_and_changes_nothing(fake, people, db):
+    ann, bob, _ = people
+    _, out = await start_match(fake, ann, bob)
+    mover = mover_of(fake, out[-1], [ann, bob])
+    first = (await fake.autocomplete(mover, "tintas move", "move", move=""))[0]["value"]
+    out = await fake.slash(mover, "tintas move", move=first)
+    mover = mover_of(fake, out[-1], [ann, bob])
+    before = await db.fetchone("SELECT ply, position FROM matches")
+    sent_before = len(fake.sent)
+    out = await fake.slash(mover, "tintas move", move="A1 A1")
+    assert len(out) == 1 and out[0].ephemeral
+    assert "(T4" in out[0].text() or "(T6" in out[0].text() or "not in line" in out[0].text()
+    assert tuple(await db.fetchone("SELECT ply, position FROM matches")) == tuple(before)
+    assert len(fake.sent) == sent_before + 1      # nothing public was posted
+
+
+async def test_a_non_player_and_the_waiting_player_cannot_move(fake, people):
+    ann, bob, cy = people
+    _, out = await start_match(fake, ann, bob)
+    mover = mover_of(fake, out[-1], [ann, bob])
+    waiting = bob if mover is ann else ann
+    move = (await fake.autocomplete(mover, "tintas move", "move", move=""))[0]["value"]
+    out = await fake.slash(cy, "tintas move", move=move)
+    assert out[0].ephemeral and "no active Tintas match" in out[0].text()
+    out = await fake.slash(waiting, "tintas move", move=move)
+    assert out[0].ephemeral and "not your turn" in out[0].text()
+
+
+async def test_move_autocomplete_offers_legal_whole_turns_filtered_by_typing(fake, people):
+    ann, bob, _ = people
+    _, out = await start_match(fake, ann, bob)
+    mover = mover_of(fake, out[-1], [ann, bob])
+    waiting = bob if mover is ann else ann
+    choices = await fake.autocomplete(mover, "tintas move", "move", move="")
+    assert len(choices) == 25          # the first placement: 49 cells, capped at 25
+    assert all(c["name"].startswith(c["value"]) for c in choices)
+    out = await fake.slash(mover, "tintas move", move="E4")
+    mover, waiting = waiting, mover
+    choices = await fake.autocomplete(mover, "tintas move", "move", move="")
+    service = fake.client.service                       # the engine's own list, for comparison
+    match = (await service.matches_of(int(mover["id"]), guild_id=GUILD))[0]
+    firsts = set(match.state.legal_moves())
+    assert {c["value"].split()[0] for c in choices} <= firsts
+    chains = [c["value"] for c in choices if " " in c["value"]]
+    assert chains, "this seeded deal offers a same-colour chain on the second turn"
+    typed = chains[0].split()[0]
+    narrowed = await fake.autocomplete(mover, "tintas move", "move", move=typed + " ")
+    assert chains[0] in [c["value"] for c in narrowed]
+    # the continuations of the typed step (and stopping after it, which is a whole turn too)
+    assert all(c["value"] == typed or c["value"].startswith(typed + " ") for c in narrowed)
+    note = await fake.autocomplete(waiting, "tintas move", "move", move="")
+    assert len(note) == 1 and "Not your turn" in note[0]["name"]
+
+
+async def test_restart_continues_the_match_and_old_buttons_still_work(db, clock, people, fake):
+    ann, bob, _ = people
+    _, out = await start_match(fake, ann, bob)
+    mover = mover_of(fake, out[-1], [ann, bob])
+    out = await fake.slash(mover, "tintas move", move="E4")
+    confirm = (await fake.slash(ann, "tintas resign"))[0]
+    assert confirm.ephemeral and confirm.button("Yes, resign")
+    position = (await db.fetchone("SELECT position FROM matches"))[0]
+
+    async with FakeDiscord(make_bot(db, clock, seed=99), guild_id=GUILD) as second:   # a new process
+        second.user(11, "Ann")
+        second.user(12, "Bob")
+        board = (await second.slash(ann, "tintas board"))[-1]
+        assert board.files and f"move {1}" in board.text()
+        done = await second.click(ann, confirm.button("Yes, resign")["custom_id"], message=confirm)
+        assert done[0].kind == "update" and "You resigned" in done[0].text()
+        assert "Bob wins" in done[-1].text() or "<@12> wins" in done[-1].text()
+    assert (await db.fetchone("SELECT position FROM matches"))[0] == position
+
+
+async def test_a_stale_resign_button_is_refused_politely(fake, people):
+    ann, bob, _ = people
+    _, out = await start_match(fake, ann, bob)
+    confirm = (await fake.slash(ann, "tintas resign"))[0]
+    mover = mover_of(fake, out[-1], [ann, bob])
+    await fake.slash(mover, "tintas move", move="E4")
+    out = await fake.click(ann, confirm.button("Yes, resign")["custom_id"], message=confirm)
+    assert out[0].ephemeral and "position has changed" in out[0].text()
+
+
+async def test_matches_lists_active_matches_with_turn_marks_and_links(fake, people):
+    ann, bob, cy = people
+    _, out = await start_match(fake, ann, bob)
+    board_id = out[-1].message_id
+    out = await fake.slash(ann, "matches")
+    text = out[0].text()
+    assert out[0].ephemeral and "Tintas" in text and "Bob" in text
+    assert f"https://discord.com/channels/{GUILD}/2000/{board_id}" in text
+    mover = mover_of(fake, (await fake.slash(ann, "tintas board"))[-1], [ann, bob])
+    mine = (await fake.slash(mover, "matches"))[0].text()
+    assert "your turn" in mine
+    nothing = (await fake.slash(cy, "matches"))[0]
+    assert nothing.ephemeral and "no active matches" in nothing.text()
+
+
+async def test_match_option_autocomplete_and_choice_with_two_matches(fake, people):
+    ann, bob, cy = people
+    await start_match(fake, ann, bob)
+    await start_match(fake, ann, cy)
+    out = await fake.slash(ann, "tintas board")
+    assert out[0].ephemeral and "pick one with the match option" in out[0].text()
+    choices = await fake.autocomplete(ann, "tintas board", "match", match="")
+    names = [c["name"] for c in choices]
+    assert len(choices) == 2 and any("vs Bob" in n for n in names) and any("vs Cy" in n for n in names)
+    assert all("your turn" in n or "to move" in n for n in names)
+    vs_cy = next(c for c in choices if "vs Cy" in c["name"])
+    out = await fake.slash(ann, "tintas board", match=vs_cy["value"])
+    assert out[-1].files and "Cy" in out[-1].text()
+
+
+async def test_rules_are_shown_privately_with_the_interpretations(fake, people):
+    out = await fake.slash(people[0], "tintas rules")
+    text = out[0].text()
+    assert out[0].ephemeral and "Tintas" in text
+    assert "jump" in text.lower() and "connected" in text.lower()
