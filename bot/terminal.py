@@ -65,7 +65,8 @@ async def _play(service: MatchService, game_key: str, players: int, variant: str
     while True:
         if shown != (match.ply, match.status):   # a new position: draw it once
             shown = (match.ply, match.status)
-            path = out / f"{game_key}-{match.id}-{match.ply:03d}.png"
+            suffix = "-final" if match.status != "active" else ""
+            path = out / f"{game_key}-{match.id}-{match.ply:03d}{suffix}.png"
             png = await asyncio.to_thread(board_png, match.state, last_turn=match.last_turn,
                                           names=match.names, previous=match.previous)
             path.write_bytes(png)

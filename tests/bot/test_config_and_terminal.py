@@ -1,0 +1,59 @@
+"""Configuration from the environment, the no-token exit, and the terminal mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import DEFAULT_DATABASE, ConfigError, load_config
+from bot.terminal import play_in_terminal
+
+
+def test_settings_are_read_and_defaults_apply():
+    config = load_config(environ={"DISCORD_TOKEN": " abc.def ", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"})
+    assert config.token == "abc.def" and config.dev_guild_id == 123 and config.log_level == "DEBUG"
+    assert config.database_path == DEFAULT_DATABASE
+    assert "abc.def" not in repr(config)      # the token never reaches a log line
+
+
+def test_env_file_fills_in_what_the_environment_lacks(tmp_path, monkeypatch):
+    env = tmp_path / ".env"
+    env.write_text("DATABASE_PATH=/tmp/x.sqlite3\nLOG_LEVEL=WARNING\n")
+    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    monkeypatch.setenv("LOG_LEVEL", "ERROR")
+    config = load_config(env)
+    assert config.database_path == Path("/tmp/x.sqlite3")
+    assert config.log_level == "ERROR"           # the real environment wins over .env
+
+
+@pytest.mark.parametrize("environ, message", [({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
+                                              ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL")])
+def test_malformed_settings_are_explained(environ, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(environ=environ)
+
+
+def test_without_a_token_the_bot_exits_non_zero_and_says_what_to_do(monkeypatch, tmp_path, capsys):
+    monkeypatch.chdir(tmp_path)              # no .env here
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and ".env" in err and "python -m bot play tintas" in err
+
+
+async def test_terminal_mode_plays_through_the_service_and_writes_boards(tmp_path):
+    typed = iter(["moves", "Z9", "E4", "resign"])
+    lines: list[str] = []
+    code = await play_in_terminal("tintas", seed=4, out_dir=str(tmp_path), read=lambda prompt: next(typed),
+                                  write=lines.append)
+    out = "\n".join(lines)
+    assert code == 0
+    assert "Legal: " in out and "Not played:" in out and "Z9" in out.upper()
+    assert "played E4" in out                       # the turn in notation, without Discord's bold marks
+    assert "wins — " in out and "resigned" in out
+    boards = sorted(tmp_path.glob("tintas-*.png"))
+    assert len(boards) == 3                         # start, after E4, final
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in boards)
+    assert f"Board image: {boards[0]}" in out
