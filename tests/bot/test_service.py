@@ -151,3 +151,26 @@ async def test_find_match_needs_a_choice_when_several_are_active(service):
     assert found.id == second.id
     with pytest.raises(NotAllowed, match="not playing"):
         await service.find_match("tintas", CY.user_id, guild_id=GUILD, channel_id=CHANNEL, match_id=first.id)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_nothing_a_user_types_escapes_as_anything_but_a_clear_refusal(key):
+    """Random text as a whole turn: either it plays, or BadMove with a message — never another exception."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    game = GAMES[key]
+    state = game.new(players=min(game.player_counts), seed=1)
+    alphabet = st.sampled_from(list("abcdefghijABCDEFGHIJ0123456789 ,;-+>@<*xR/") + ["end", "cw", "pass", "→"])
+    legal = state.legal_moves()
+
+    @settings(max_examples=150, deadline=None, derandomize=True)
+    @given(st.one_of(st.lists(alphabet, max_size=12).map("".join),
+                     st.lists(st.sampled_from(legal), min_size=1, max_size=3).map(" ".join)))
+    def check(text):
+        try:
+            MatchService.play_turn(state, state.to_move, text)
+        except BadMove as exc:
+            assert str(exc)
+
+    check()
