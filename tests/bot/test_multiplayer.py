@@ -1,0 +1,96 @@
+"""Matches with three and four seats through the real command tree (Rincala, Spinca)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.bot.discord_harness import FakeDiscord
+from tests.bot.test_commands import GUILD, make_bot
+
+
+@pytest.fixture
+async def fake(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD) as f:
+        yield f
+
+
+@pytest.fixture
+def people(fake):
+    return [fake.user(11, "Ann"), fake.user(12, "Bob"), fake.user(13, "Cy"), fake.user(14, "Dee")]
+
+
+def pinged(board, people) -> dict:
+    """The one player a board message pings."""
+    who = [p for p in people if (board.content or "").strip() == f"<@{p['id']}>"]
+    assert len(who) == 1, board.content
+    return who[0]
+
+
+async def play_out(fake, game: str, board, people, limit: int = 400):
+    """Play the first autocompleted turn of whoever is pinged until the result; returns the last board."""
+    for _ in range(limit):
+        if "🏆" in board.text() or "🤝" in board.text():
+            return board
+        mover = pinged(board, people)
+        others = [p for p in people if p is not mover]
+        note = await fake.autocomplete(others[0], f"{game} move", "move", move="")
+        assert "Not your turn" in note[0]["name"]
+        choices = await fake.autocomplete(mover, f"{game} move", "move", move="")
+        assert choices and all(len(c["name"]) <= 100 for c in choices)
+        board = (await fake.slash(mover, f"{game} move", move=choices[0]["value"]))[-1]
+        assert board.files and board.files[0][1].startswith(b"\x89PNG")
+    raise AssertionError("the match did not end")
+
+
+async def test_three_player_challenge_starts_only_when_everyone_accepted(fake, people):
+    ann, bob, cy, _ = people
+    card = (await fake.slash(ann, "spinca challenge", opponent=bob, opponent2=cy))[0]
+    assert "<@12>" in card.content and "<@13>" in card.content
+    out = await fake.click(bob, card.button("Accept")["custom_id"], message=card)
+    assert len(out) == 1 and out[0].kind == "update"
+    assert "<@12> ✅" in out[0].text() and "<@13> ⏳" in out[0].text()
+    assert out[0].button("Accept")                      # still open for Cy
+    out = await fake.click(bob, card.button("Accept")["custom_id"], message=out[0])
+    assert out[0].ephemeral and "already accepted" in out[0].text()
+    out = await fake.click(cy, card.button("Accept")["custom_id"], message=card)
+    board = out[-1]
+    seats = re.findall(r"(White|Black|Red): <@(\d+)>", board.text())
+    assert sorted(int(uid) for _, uid in seats) == [11, 12, 13]       # seat order shown
+    final = await play_out(fake, "spinca", board, people[:3])
+    assert re.search(r"🏆 .* wins|win together|🤝 Draw", final.text())
+    assert "<@11>" in final.content and "<@12>" in final.content and "<@13>" in final.content
+
+
+async def test_any_challenged_player_can_decline_a_three_player_challenge(fake, people):
+    ann, bob, cy, _ = people
+    card = (await fake.slash(ann, "spinca challenge", opponent=bob, opponent2=cy))[0]
+    out = await fake.click(bob, card.button("Accept")["custom_id"], message=card)
+    out = await fake.click(cy, card.button("Decline")["custom_id"], message=out[0])
+    assert out[0].kind == "update" and "declined" in out[0].text() and not out[0].components
+    mine = (await fake.slash(bob, "matches"))[0]
+    assert "no active matches" in mine.text()
+
+
+async def test_four_players_play_in_teams_on_alternate_seats(fake, people):
+    ann, bob, cy, dee = people
+    out = await fake.slash(ann, "spinca challenge", opponent=bob, opponent2=cy, opponent3=dee)
+    assert out[0].ephemeral and "partner" in out[0].text()
+    out = await fake.slash(ann, "spinca challenge", opponent=bob, opponent2=cy, opponent3=dee, partner=ann)
+    assert out[0].ephemeral and "must be one of the players you challenge" in out[0].text()
+    card = (await fake.slash(ann, "spinca challenge", opponent=bob, opponent2=cy, opponent3=dee, partner=cy))[0]
+    assert "Teams: <@11> & <@13> vs <@12> & <@14>" in card.text()
+    for p in (bob, cy, dee):
+        out = await fake.click(p, card.button("Accept")["custom_id"], message=card)
+    board = out[-1]
+    seat_of = {int(uid): name for name, uid in re.findall(r"((?:White|Black) [AB]): <@(\d+)>", board.text())}
+    assert len(seat_of) == 4
+    assert seat_of[11].split()[0] == seat_of[13].split()[0]          # partners share a colour
+    assert seat_of[12].split()[0] == seat_of[14].split()[0] != seat_of[11].split()[0]
+    final = await play_out(fake, "spinca", board, people)
+    text = final.text()
+    assert "win together" in text                                    # a team win is shared
+    result_line = next(line for line in text.splitlines() if line.startswith("🏆"))
+    winners = set(re.findall(r"<@(\d+)>", result_line.split("—")[0]))
+    assert winners in ({"11", "13"}, {"12", "14"})
