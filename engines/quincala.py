@@ -1,0 +1,1449 @@
+"""Quincala (Game 3, "Quincala Standard", short rules of 02/06/2010) as ../shared/rules/quincala.md says.
+
+The designer's three figures (board, white dots, placing areas and paths) are unpublished, so the project
+plays **reconstruction R1** (spec §4) with every switch of §4.11 at its R1 default. The geometry — dots,
+white-dot roles, placing areas, travel paths and start layouts — is *data*: one ``BoardData`` table per
+variant (``BOARDS``), kept apart from the rules code so the real figures can replace it.
+
+Atomic moves (spec "Moves"): placements ``w5@c2``, ``home``, legs ``d3-d6``, ``end`` and ``pass``. A turn is
+several of them by the same player; ``to_move`` stays on that player until the turn ends.
+
+A state stores the board as a tuple of ints, one per grid point: bit ``s-1`` is White's piece of size ``s``,
+bit ``8+s-1`` Black's (a dot holds at most one piece per size, so this is exact). Hands and ledges are four
+sorted tuples of sizes, immunity marks are ``(dot index, size)`` pairs (a piece is identified by its dot and
+size, as in the position code). ``play`` copies the tuple and rebuilds only what changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from engines.base import Game, IllegalMove, InvalidPosition, State, normalise
+
+# --------------------------------------------------------------------------------------------------------
+# §4.11 engine switches, each at its R1 default
+# --------------------------------------------------------------------------------------------------------
+
+RELEASE_SCOPE = "board"  # R-R1 [I]: "board" (every mixed black tower) | "endpoint" (the last leg's)
+TRAVEL_ORDER = ("opp_home", "own_quincala")  # §4.5 [R], relative to the travelling piece's owner; any
+#                                  sequence of "opp_home", "own_quincala", "own_home", "opp_quincala"
+OVERFLOW = "hand_ledge"  # §4.5 [R]: "hand_ledge" (own colour to hand, mover's to ledge) | "reserve"
+#                                  (one pile: only changes R-T5's priority, which then ignores colour)
+WHITE_DOT_LANDING = "allowed"  # R-M5 [R]: "allowed" unless a lifted size is already there | "forbidden"
+CONTINUE_FROM_WHITE_DOT = True  # R-M8 [R]: a further leg may start on a white dot the last leg ended on
+IMMUNE_BLOCKS_RELEASE = True  # R-R3 [R]: immune pieces are not released while their immunity lasts
+CONTINUE_OPTIONAL = True  # R-M7 [I]: ``end`` may stop a move that could go on
+TURN_CAP = 400  # R-W3 / clarification 7: a draw after this many turns without a win
+#                                  (counted from the state's origin: new() or decode(); None = no cap)
+RELEASE_TIE_ORDER = "dot"  # R-R4: same colour and size on several dots travel in field-2 dot order
+
+# --------------------------------------------------------------------------------------------------------
+# Geometry as data: one table per variant (spec §4.2–§4.6, all [R])
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardData:
+    """Everything the missing figures would fix. Replace a table to play the real board."""
+
+    sizes: int  # k: pieces come in sizes 1..k
+    pieces_per_size: int  # of each size, per colour (R-C2)
+    files: str  # file letters, left to right from White's side
+    ranks: int  # ranks 1..ranks, from White's edge
+    white_dots: dict[str, tuple[str, str]]  # dot -> (role "home" | "quincala", owner "w" | "b")
+    placing_areas: dict[str, tuple[tuple[str, tuple[str, ...]], ...]]  # colour -> ((area name, dots), ...)
+    paths: dict[str, tuple[str, ...]]  # piece colour -> white dots tried in order (Fig. 3)
+    start: dict[str, str]  # dot -> piece ("w3") in the starting position (Fig. 1)
+    holes: frozenset[str] = field(default_factory=frozenset)  # grid points outside the playing area
+
+
+def _block(files: str, first_rank: int, last_rank: int) -> tuple[str, ...]:
+    return tuple(f"{f}{r}" for r in range(first_rank, last_rank + 1) for f in files)
+
+
+def _rows(files: str, rows: dict[int, str]) -> dict[str, str]:
+    """A start layout written rank by rank as in the spec's pictures ('.' = empty)."""
+    out = {}
+    for rank, row in rows.items():
+        cells = row.split()
+        assert len(cells) == len(files), (rank, row)
+        for f, cell in zip(files, cells, strict=True):
+            if cell != ".":
+                out[f"{f}{rank}"] = cell
+    return out
+
+
+def _paths_by_role(
+    white_dots: dict[str, tuple[str, str]], order: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
+    """§4.5: the white dots a piece of each colour tries, from roles relative to the piece's owner."""
+    by_role = {(role, owner): dot for dot, (role, owner) in white_dots.items()}
+    out = {}
+    for me, opp in (("w", "b"), ("b", "w")):
+        want = {
+            "opp_home": ("home", opp),
+            "own_quincala": ("quincala", me),
+            "own_home": ("home", me),
+            "opp_quincala": ("quincala", opp),
+        }
+        out[me] = tuple(by_role[want[step]] for step in order)
+    return out
+
+
+_R1_FILES = "abcdefghij"
+_R1_WHITE_DOTS = {"e5": ("home", "w"), "f5": ("quincala", "w"), "e6": ("quincala", "b"), "f6": ("home", "b")}
+_R1_PLACING = {
+    "w": (("files a–e", _block("abcde", 1, 4)), ("files f–j", _block("fghij", 1, 4))),
+    "b": (("files a–e", _block("abcde", 7, 10)), ("files f–j", _block("fghij", 7, 10))),
+}
+_R1_PATHS = _paths_by_role(_R1_WHITE_DOTS, TRAVEL_ORDER)  # White's pieces f6, f5; Black's e5, e6
+
+BOARD_5 = BoardData(
+    sizes=5,
+    pieces_per_size=4,
+    files=_R1_FILES,
+    ranks=10,
+    white_dots=_R1_WHITE_DOTS,
+    placing_areas=_R1_PLACING,
+    paths=_R1_PATHS,
+    start=_rows(
+        _R1_FILES,
+        {
+            10: "b5 b4 b3 b2 b1 b5 b4 b3 b2 b1",
+            9: "b2 b1 b5 b4 b3 b2 b1 b5 b4 b3",
+            2: "w3 w4 w5 w1 w2 w3 w4 w5 w1 w2",
+            1: "w1 w2 w3 w4 w5 w1 w2 w3 w4 w5",
+        },
+    ),
+)
+BOARD_4 = BoardData(
+    sizes=4,
+    pieces_per_size=4,
+    files=_R1_FILES,
+    ranks=10,
+    white_dots=_R1_WHITE_DOTS,
+    placing_areas=_R1_PLACING,
+    paths=_R1_PATHS,
+    start=_rows(
+        _R1_FILES,
+        {
+            10: ". b4 b3 b2 b1 b4 b3 b2 b1 .",
+            9: ". b2 b1 b4 b3 b2 b1 b4 b3 .",
+            2: ". w3 w4 w1 w2 w3 w4 w1 w2 .",
+            1: ". w1 w2 w3 w4 w1 w2 w3 w4 .",
+        },
+    ),
+)
+BOARD_3 = BoardData(
+    sizes=3,
+    pieces_per_size=4,
+    files=_R1_FILES,
+    ranks=10,
+    white_dots=_R1_WHITE_DOTS,
+    placing_areas=_R1_PLACING,
+    paths=_R1_PATHS,
+    start=_rows(
+        _R1_FILES,
+        {
+            10: ". . b3 b2 b1 b3 b2 b1 . .",
+            8: ". . b1 b3 b2 b1 b3 b2 . .",
+            3: ". . w2 w3 w1 w2 w3 w1 . .",
+            1: ". . w1 w2 w3 w1 w2 w3 . .",
+        },
+    ),
+)
+BOARDS: dict[str, BoardData] = {"5": BOARD_5, "4": BOARD_4, "3": BOARD_3}
+
+# --------------------------------------------------------------------------------------------------------
+# Compiled geometry (built once per table at import)
+# --------------------------------------------------------------------------------------------------------
+
+SH = 8  # Black's sizes sit 8 bits above White's in a cell
+LOW = 0xFF
+COLOURS = "wb"
+SEAT_NAMES = ("White", "Black")
+DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+PLACE, PLACED = -1, -2  # phases; a phase >= 0 is leg@<that dot index>
+_POP = tuple(bin(i).count("1") for i in range(256))
+_TOP = tuple((1 << (i.bit_length() - 1)) if i else 0 for i in range(256))  # the largest size's bit
+_BITS = tuple(tuple(s + 1 for s in range(8) if i >> s & 1) for i in range(256))  # sizes, small first
+ROLE_LABEL = {("home", "w"): "WH", ("quincala", "w"): "WQ", ("home", "b"): "BH", ("quincala", "b"): "BQ"}
+
+
+class Geometry:
+    """Index tables for one ``BoardData``: dot names, rays, white-dot roles, placing sets, paths."""
+
+    def __init__(self, data: BoardData):
+        self.data = data
+        self.k = data.sizes
+        self.full = (1 << data.sizes) - 1
+        self.width, self.height = len(data.files), data.ranks
+        n = self.width * self.height
+        self.n = n
+        self.names = tuple(f"{data.files[i % self.width]}{i // self.width + 1}" for i in range(n))
+        self.index = {name: i for i, name in enumerate(self.names)}
+        holes = {self.index[h] for h in data.holes}
+        self.is_dot = tuple(i not in holes for i in range(n))
+        self.dots = tuple(i for i in range(n) if self.is_dot[i])
+        self.is_white = tuple(self.names[i] in data.white_dots for i in range(n))
+        self.white = tuple(i for i in range(n) if self.is_white[i])
+        self.black = tuple(i for i in self.dots if not self.is_white[i])
+        self.role = {self.index[d]: rc for d, rc in data.white_dots.items()}
+        self.home = tuple(
+            next(self.index[d] for d, (r, o) in data.white_dots.items() if r == "home" and o == c)
+            for c in COLOURS
+        )
+        # beneficiary: a quincala dot wins for its owner, a home dot for its owner's opponent (§4.3)
+        self.beneficiary = {
+            i: (COLOURS.index(o) if r == "quincala" else 1 - COLOURS.index(o))
+            for i, (r, o) in self.role.items()
+        }
+        self.win_dots = tuple(
+            tuple(sorted(i for i, b in self.beneficiary.items() if b == seat)) for seat in (0, 1)
+        )
+        self.placing = tuple(
+            tuple(sorted(self.index[d] for _, dots in data.placing_areas[c] for d in dots)) for c in COLOURS
+        )
+        self.placing_set = tuple(frozenset(p) for p in self.placing)
+        self.paths = tuple(tuple(self.index[d] for d in data.paths[c]) for c in COLOURS)
+        rays = []
+        for i in range(n):
+            x, y = i % self.width, i // self.width
+            mine = []
+            for dx, dy in DIRECTIONS:
+                ray = []
+                cx, cy = x + dx, y + dy
+                while 0 <= cx < self.width and 0 <= cy < self.height and self.is_dot[cy * self.width + cx]:
+                    ray.append(cy * self.width + cx)
+                    cx, cy = cx + dx, cy + dy
+                if ray:
+                    mine.append(tuple(ray))
+            rays.append(tuple(mine))
+        self.rays = tuple(rays)
+        self.leg_name = tuple(
+            {b: f"{self.names[a]}-{self.names[b]}" for ray in self.rays[a] for b in ray} for a in range(n)
+        )
+        cells = [0] * n
+        for d, p in data.start.items():
+            c, s = COLOURS.index(p[0]), int(p[1:])
+            cells[self.index[d]] |= 1 << (s - 1 + SH * c)
+        self.start = tuple(cells)
+        self._check()
+
+    def _check(self) -> None:
+        d = self.data
+        assert len(self.white) == 4 and len(self.role) == 4
+        for c in (0, 1):
+            assert not (self.placing_set[c] & set(self.white)), "placing areas hold black dots only"
+            for s in range(1, self.k + 1):
+                assert sum(1 for p in d.start.values() if p == f"{COLOURS[c]}{s}") == d.pieces_per_size
+
+    def name(self, i: int) -> str:
+        return self.names[i]
+
+
+GEOMETRY: dict[str, Geometry] = {v: Geometry(b) for v, b in BOARDS.items()}
+
+
+def piece_name(colour: int, size: int) -> str:
+    return f"{COLOURS[colour]}{size}"
+
+
+def _tower_text(cell: int) -> str:
+    """A dot's pieces smallest first, colour letter + size each (the position code's form)."""
+    if not cell:
+        return "."
+    out = []
+    for s in range(1, 9):
+        if cell >> (s - 1) & 1:
+            out.append(f"w{s}")
+        if cell >> (s - 1 + SH) & 1:
+            out.append(f"b{s}")
+    return "".join(out)
+
+
+def _compact(cell: int) -> str:
+    """``w134`` for White's 1, 3, 4; the colour letter is written again at each colour change (``w2b5``)."""
+    if not cell:
+        return "."
+    out, last = [], ""
+    for s in range(1, 9):
+        for colour in (0, 1):
+            if cell >> (s - 1 + SH * colour) & 1:
+                if COLOURS[colour] != last:
+                    out.append(COLOURS[colour])
+                    last = COLOURS[colour]
+                out.append(str(s))
+    return "".join(out)
+
+
+class Event(NamedTuple):
+    """One thing that happened during a move, for describe(), the record and the renderer.
+
+    ``kind``: "place", "home", "leg", "knock", "release", "win", "pass", "end". ``piece`` like "b3" (or the
+    lifted pieces "w1 w3" for a leg), ``frm``/``to``: dot names, or "hand:w" / "ledge:b" for a tray.
+    """
+
+    kind: str
+    piece: str
+    frm: str
+    to: str
+
+
+# --------------------------------------------------------------------------------------------------------
+# Move parsing
+# --------------------------------------------------------------------------------------------------------
+
+_DASHES = re.compile(r"[–—→>]")
+_LEG_RE = re.compile(r"^([a-z])(\d{1,2})-?([a-z])(\d{1,2})$")
+_PLACE_RE = re.compile(r"^([wb])(\d)@?([a-z])(\d{1,2})$")
+_SPLIT_RE = re.compile(r"[\s;,]+")
+
+
+def _clean(move: str) -> str:
+    return re.sub(r"\s+", "", _DASHES.sub("-", move.strip().lower()))
+
+
+# --------------------------------------------------------------------------------------------------------
+# The state
+# --------------------------------------------------------------------------------------------------------
+
+
+class QuincalaState(State):
+    """One position. ``cells``: per grid point the size bits of each colour; ``stash``: White's hand, White's
+    ledge, Black's hand, Black's ledge (sorted sizes); ``immune``: marks protected this turn (field 9);
+    ``gained``: marks won this turn (field 10); ``passes``: consecutive passes before this turn."""
+
+    players = 2
+    __slots__ = (
+        "geo",
+        "variant",
+        "cells",
+        "stash",
+        "mover",
+        "phase",
+        "immune",
+        "gained",
+        "passes",
+        "result",
+        "turns",
+        "started",
+        "_legal",
+        "_imm",
+    )
+
+    def __init__(
+        self,
+        geo: Geometry,
+        variant: str,
+        cells: tuple[int, ...],
+        stash: tuple[tuple[int, ...], ...],
+        mover: int,
+        phase: int,
+        immune: tuple,
+        gained: tuple,
+        passes: int,
+        result: int | None,
+        turns: int = 0,
+        started: bool = False,
+    ):
+        self.geo = geo
+        self.variant = variant
+        self.cells = cells
+        self.stash = stash
+        self.mover = mover  # whose turn the position code names (also after the game ends)
+        self.phase = phase
+        self.immune = immune
+        self.gained = gained
+        self.passes = passes
+        self.result = result  # None, 0 / 1 = that seat won, 2 = draw by passing, 3 = draw by the turn cap
+        self.turns = turns  # turns completed since this state's origin (history, not in the code)
+        self.started = started  # the mover has played something this turn (history, for pending())
+        self._legal = None
+        self._imm = None
+
+    # --- contract -------------------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        return None if self.result is not None else self.mover
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if self.result is None:
+            return ()
+        return (self.result,) if self.result in (0, 1) else (0, 1)
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Per player: the most sizes on one of his two winning dots (a complete tower has k)."""
+        g, cells = self.geo, self.cells
+        return tuple(
+            max(_POP[(cells[d] | cells[d] >> SH) & LOW] for d in g.win_dots[seat]) for seat in (0, 1)
+        )
+
+    def legal_moves(self) -> list[str]:
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
+
+    def play(self, move: str) -> QuincalaState:
+        return self._play(move, None)
+
+    def play_traced(self, move: str) -> tuple[QuincalaState, list[Event]]:
+        """``play`` plus what happened: the legs, knocks, releases, travels and the win, in order."""
+        events: list[Event] = []
+        return self._play(move, events), events
+
+    def encode(self) -> str:
+        g = self.geo
+        fields = [str(g.k), ",".join(_tower_text(c) for c in self.cells)]
+        for i in range(4):
+            colour = (i // 2) if i % 2 == 0 else 1 - i // 2
+            fields.append("".join(piece_name(colour, s) for s in self.stash[i]) or "-")
+        fields.append(COLOURS[self.mover])
+        ph = self.phase
+        fields.append("place" if ph == PLACE else "placed" if ph == PLACED else f"leg@{g.names[ph]}")
+        fields.append(",".join(f"{g.names[d]}:{s}" for d, s in self.immune) or "-")
+        fields.append((",".join(f"{g.names[d]}:{s}" for d, s in self.gained) or "-") + f"/{self.passes}")
+        return " ".join(fields)
+
+    # --- helpers --------------------------------------------------------------------------------------
+    def _imm_masks(self) -> dict[int, int]:
+        """Field-9 marks as dot -> size bits (per colour bits: the piece's own colour lane)."""
+        if self._imm is None:
+            masks: dict[int, int] = {}
+            for d, s in self.immune:
+                masks[d] = masks.get(d, 0) | 1 << (s - 1)
+            self._imm = masks
+        return self._imm
+
+    def _required(self) -> list[tuple[int, int]]:
+        """The pieces the mover must still place (R-T2, with R-T5's priority when the dots are too few)."""
+        m = self.mover
+        hand, ledge = self.stash[2 * m], self.stash[2 * m + 1]
+        if not hand and not ledge:
+            return []
+        pieces = [(m, s) for s in reversed(hand)] + [(1 - m, s) for s in reversed(ledge)]
+        free = self._free_places()
+        if free >= len(pieces):
+            return pieces
+        if OVERFLOW == "reserve":
+            pieces.sort(key=lambda p: -p[1])
+        return pieces[:free]  # R-T5: hand, then ledge, larger first, as many as fit
+
+    def _free_places(self) -> int:
+        cells = self.cells
+        return sum(1 for d in self.geo.placing[self.mover] if not cells[d])
+
+    def _targets(self, start: int, lifted: int) -> list[int]:
+        """End dots of the legs from ``start`` carrying the sizes ``lifted`` (R-M2, R-M4, R-M5)."""
+        g, cells = self.geo, self.cells
+        n = _POP[lifted]
+        imm = self._imm_masks() if self.immune else None
+        out = []
+        for ray in g.rays[start]:
+            for d in ray[:n]:
+                c = cells[d]
+                if not c:
+                    if not (g.is_white[d] and WHITE_DOT_LANDING == "forbidden"):
+                        out.append(d)
+                    continue
+                if g.is_white[d]:
+                    if WHITE_DOT_LANDING != "forbidden" and not ((c | c >> SH) & lifted):
+                        out.append(d)
+                elif not (imm and imm.get(d, 0) & lifted):  # R-M4: an immune piece of a lifted size
+                    out.append(d)
+                break
+        return out
+
+    def _first_starts(self) -> list[int]:
+        """Black dots holding only the mover's pieces (R-M1)."""
+        cells, m = self.cells, self.mover
+        other = SH * (1 - m)
+        mine = SH * m
+        return [
+            d
+            for d in self.geo.black
+            if cells[d] and not (cells[d] >> other) & LOW and (cells[d] >> mine) & LOW
+        ]
+
+    def _continuation_lift(self) -> int:
+        """Sizes lifted for a further leg from the current end-point: own pieces minus the largest (R-M6)."""
+        own = (self.cells[self.phase] >> (SH * self.mover)) & LOW
+        return own & ~_TOP[own]
+
+    def _has_first_leg(self) -> bool:
+        m = self.mover
+        for d in self._first_starts():
+            if self._targets(d, (self.cells[d] >> (SH * m)) & LOW):
+                return True
+        return False
+
+    def _generate(self) -> list[str]:
+        if self.result is not None:
+            return []
+        g, m = self.geo, self.mover
+        out: list[str] = []
+        if self.phase >= 0:
+            a = self.phase
+            names = g.leg_name[a]
+            out = [names[b] for b in self._targets(a, self._continuation_lift())]
+            if CONTINUE_OPTIONAL or not out:
+                out.append("end")
+        else:
+            req = self._required()
+            if req:
+                empties = [g.names[d] for d in g.placing[m] if not self.cells[d]]
+                for colour, size in sorted(set(req)):
+                    p = piece_name(colour, size)
+                    out.extend(f"{p}@{d}" for d in empties)
+            else:
+                cells = self.cells
+                for a in self._first_starts():
+                    names = g.leg_name[a]
+                    out.extend(names[b] for b in self._targets(a, (cells[a] >> (SH * m)) & LOW))
+                if not out:
+                    out.append("pass")
+            if self._home_allowed():
+                out.append("home")
+        out.sort()
+        return out
+
+    def _home_allowed(self) -> bool:
+        if self.phase != PLACE:
+            return False
+        home = self.cells[self.geo.home[self.mover]]
+        if not home:
+            return False
+        m = self.mover
+        waiting = len(self.stash[2 * m]) + len(self.stash[2 * m + 1])
+        return self._free_places() >= waiting + _POP[home & LOW] + _POP[home >> SH]  # R-T5
+
+    # --- playing --------------------------------------------------------------------------------------
+    def _play(self, move: str, events: list[Event] | None) -> QuincalaState:
+        if self.result is not None:
+            raise IllegalMove("The game is over: no more moves can be played.")
+        if not isinstance(move, str):
+            raise IllegalMove(f"{move!r} is not a Quincala move.")
+        mv = _clean(move)
+        g = self.geo
+        if mv == "end":
+            return self._end(events)
+        if mv == "pass":
+            return self._pass(events)
+        if mv == "home":
+            return self._home(events)
+        pm = _PLACE_RE.match(mv)
+        if pm:
+            colour, size, dot = COLOURS.index(pm.group(1)), int(pm.group(2)), pm.group(3) + pm.group(4)
+            if dot not in g.index or not g.is_dot[g.index[dot]]:
+                raise IllegalMove(f"{dot} is not a dot of the board (R-B2).")
+            return self._place(colour, size, g.index[dot], events)
+        if mv.count("-") > 1:
+            raise IllegalMove(
+                f"{move.strip()!r} is several legs: play one leg at a time (d3-d6, then d6-b6) (R-M2)."
+            )
+        lm = _LEG_RE.match(mv)
+        if lm:
+            a, b = lm.group(1) + lm.group(2), lm.group(3) + lm.group(4)
+            for dot in (a, b):
+                if dot not in g.index or not g.is_dot[g.index[dot]]:
+                    raise IllegalMove(f"{dot} is not a dot of the board (R-B2).")
+            return self._leg(g.index[a], g.index[b], events)
+        raise IllegalMove(
+            f"{move.strip()!r} is not a Quincala move: type a placement like w5@c2, home, "
+            "a leg like d3-d6, end or pass."
+        )
+
+    def _next(self, **changes) -> QuincalaState:
+        fields = dict(
+            cells=self.cells,
+            stash=self.stash,
+            mover=self.mover,
+            phase=self.phase,
+            immune=self.immune,
+            gained=self.gained,
+            passes=self.passes,
+            result=self.result,
+            turns=self.turns,
+            started=True,
+        )
+        fields.update(changes)
+        return QuincalaState(self.geo, self.variant, **fields)
+
+    def _must_place_msg(self, req: list[tuple[int, int]]) -> str:
+        names = ", ".join(piece_name(c, s) for c, s in sorted(req, key=lambda p: (p[0] != self.mover, p[1])))
+        return (
+            f"You must first place {names}: pieces in hand and on the ledge are placed before moving (R-T2)."
+        )
+
+    def _place(self, colour: int, size: int, d: int, events) -> QuincalaState:
+        g, m = self.geo, self.mover
+        p = piece_name(colour, size)
+        if self.phase >= 0:
+            raise IllegalMove(f"Placing is over once the move has begun: {p} cannot be placed now (R-T1).")
+        if not 1 <= size <= g.k:
+            raise IllegalMove(f"There is no piece {p} in the {g.k}-size game (R-C2).")
+        req = self._required()
+        slot = 2 * m + (0 if colour == m else 1)
+        if size not in self.stash[slot]:
+            where = "hand" if colour == m else "ledge"
+            if req:
+                raise IllegalMove(
+                    f"There is no {p} in your {where} to place; you must place "
+                    f"{', '.join(piece_name(c, s) for c, s in req)} (R-T2)."
+                )
+            raise IllegalMove(
+                f"There is no {p} in your {where}: only pieces in hand, on the ledge or taken "
+                "off your home dot are placed (R-T2)."
+            )
+        if (colour, size) not in req:
+            raise IllegalMove(
+                f"Too few empty placing dots: {p} must wait; place "
+                f"{', '.join(piece_name(c, s) for c, s in req)} first (R-T5)."
+            )
+        if d not in g.placing_set[m]:
+            raise IllegalMove(
+                f"{g.names[d]} is not in your placing areas: pieces are placed on empty black dots "
+                f"there (R-T4)."
+            )
+        if self.cells[d]:
+            raise IllegalMove(
+                f"{g.names[d]} is not empty: each piece is placed alone on an empty black dot (R-T4)."
+            )
+        cells = list(self.cells)
+        cells[d] = 1 << (size - 1 + SH * colour)
+        stash = list(self.stash)
+        lst = list(stash[slot])
+        lst.remove(size)
+        stash[slot] = tuple(lst)
+        if events is not None:
+            events.append(Event("place", p, f"{'hand' if colour == m else 'ledge'}:{COLOURS[m]}", g.names[d]))
+        return self._next(cells=tuple(cells), stash=tuple(stash))
+
+    def _home(self, events) -> QuincalaState:
+        g, m = self.geo, self.mover
+        h = g.home[m]
+        cell = self.cells[h]
+        if self.phase != PLACE:
+            raise IllegalMove(
+                "Your home dot can only be cleared once, in the placing phase before the first leg (R-T3)."
+            )
+        if not cell:
+            raise IllegalMove(f"Your home dot {g.names[h]} is empty: there is nothing to take off (R-T3).")
+        if not self._home_allowed():
+            raise IllegalMove("Too few empty placing dots to place every piece of your home dot (R-T5).")
+        stash = list(self.stash)
+        for colour in (0, 1):
+            sizes = _BITS[(cell >> (SH * colour)) & LOW]
+            slot = 2 * m + (0 if colour == m else 1)
+            stash[slot] = tuple(sorted(stash[slot] + sizes))
+        cells = list(self.cells)
+        cells[h] = 0
+        immune = tuple(x for x in self.immune if x[0] != h)  # R-K2: a flush clears the mark
+        if events is not None:
+            events.append(Event("home", _tower_text(cell), g.names[h], f"hand:{COLOURS[m]}"))
+        return self._next(cells=tuple(cells), stash=tuple(stash), phase=PLACED, immune=immune)
+
+    def _leg_lift(self, a: int, b: int, text: str) -> int:
+        """Validate the leg a->b and return the lifted sizes; raises IllegalMove naming the rule."""
+        g, m, cells = self.geo, self.mover, self.cells
+        if self.phase >= 0:
+            if a != self.phase:
+                raise IllegalMove(
+                    f"The move goes on from {g.names[self.phase]}: the next leg starts there (R-M6)."
+                )
+            lifted = self._continuation_lift()
+        else:
+            req = self._required()
+            if req:
+                raise IllegalMove(self._must_place_msg(req))
+            if g.is_white[a]:
+                raise IllegalMove(f"{g.names[a]} is a white dot: the first leg starts on a black dot (R-M1).")
+            c = cells[a]
+            if not c:
+                raise IllegalMove(f"There is no piece on {g.names[a]} to lift (R-M1).")
+            if (c >> (SH * (1 - m))) & LOW:
+                raise IllegalMove(
+                    f"{g.names[a]} holds {SEAT_NAMES[1 - m]}'s pieces: the first leg lifts a tower "
+                    "of your own colour only (R-M1)."
+                )
+            lifted = (c >> (SH * m)) & LOW
+        ax, ay = a % g.width, a // g.width
+        bx, by = b % g.width, b // g.width
+        dx, dy = bx - ax, by - ay
+        if a == b or (dx and dy and abs(dx) != abs(dy)):
+            raise IllegalMove(f"{text} is not a straight line along a rank, file or diagonal (R-M2).")
+        steps = max(abs(dx), abs(dy))
+        n = _POP[lifted]
+        if steps > n:
+            raise IllegalMove(
+                f"{text} is {steps} steps but only {n} piece{'s' * (n > 1)} "
+                f"{'are' if n > 1 else 'is'} moving (R-M2)."
+            )
+        sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+        for i in range(1, steps):
+            d = (ay + sy * i) * g.width + ax + sx * i
+            if not g.is_dot[d]:
+                raise IllegalMove(f"{text} leaves the playing area (R-M2).")
+            if cells[d]:
+                plural = "s" * (_POP[cells[d] & LOW] + _POP[cells[d] >> SH] > 1)
+                raise IllegalMove(
+                    f"{text} is blocked by the piece{plural} on {g.names[d]}: "
+                    "a leg cannot jump over pieces (R-M2)."
+                )
+        c = cells[b]
+        if g.is_white[b]:
+            if WHITE_DOT_LANDING == "forbidden":
+                raise IllegalMove(
+                    f"{text} ends on the white dot {g.names[b]}, where legs may not end (R-M5)."
+                )
+            dup = (c | c >> SH) & lifted
+            if dup:
+                s = _BITS[dup][0]
+                raise IllegalMove(
+                    f"{text} cannot land on the white dot {g.names[b]}: it already holds a size-{s} "
+                    f"piece and white dots do not knock (R-M5)."
+                )
+        else:
+            imm = self._imm_masks().get(b, 0) & lifted & ((c | c >> SH) & LOW)
+            if imm:
+                s = _BITS[imm][0]
+                colour = 0 if c >> (s - 1) & 1 else 1
+                raise IllegalMove(
+                    f"{text} would knock the immune {piece_name(colour, s)} on {g.names[b]}, "
+                    "which cannot be knocked this turn (R-M4)."
+                )
+        return lifted
+
+    def _leg(self, a: int, b: int, events) -> QuincalaState:
+        g, m = self.geo, self.mover
+        o = 1 - m
+        text = f"{g.names[a]}-{g.names[b]}"
+        lifted = self._leg_lift(a, b, text)
+        sh = SH * m
+        cells = list(self.cells)
+        stash = list(self.stash)
+        gained = set(self.gained)
+        cells[a] &= ~(lifted << sh)
+        if events is not None:
+            events.append(
+                Event("leg", " ".join(piece_name(m, s) for s in _BITS[lifted]), g.names[a], g.names[b])
+            )
+        tgt = cells[b]
+        winner = None
+        knocked: list[tuple[int, int, bool]] = []  # (colour, size, carries a mark)
+        if not g.is_white[b]:
+            kw, kb = tgt & lifted, (tgt >> SH) & lifted
+            for colour, bits in ((o, kb if o else kw), (m, kb if m else kw)):  # R-M3: non-mover first
+                for s in reversed(_BITS[bits]):  # larger first
+                    knocked.append((colour, s, colour == m and (b, s) in gained))
+            cells[b] = tgt & ~(lifted | lifted << SH)
+            gained -= {(b, s) for _, s, _ in knocked}
+            new_marks = {(b, s) for colour, s, _ in knocked if colour == o}  # R-K2: other colour only
+        else:
+            new_marks = set()
+        # the lifted pieces' marks ride along (clarification 2)
+        gained = {(b, s) if d == a and lifted >> (s - 1) & 1 else (d, s) for d, s in gained} | new_marks
+        for colour, s, mark in knocked:
+            if winner is not None:  # clarification 1: straight to the non-mover, no white dot
+                dest = self._stash_piece(stash, colour, s)
+            else:
+                dest = self._travel(cells, stash, gained, colour, s, mark)
+                if dest >= 0 and (cells[dest] | cells[dest] >> SH) & LOW == g.full:
+                    winner = g.beneficiary[dest]
+            if events is not None:
+                events.append(Event("knock", piece_name(colour, s), g.names[b], self._dest_name(dest)))
+        cells[b] |= lifted << sh
+        if winner is None and g.is_white[b] and (cells[b] | cells[b] >> SH) & LOW == g.full:
+            winner = g.beneficiary[b]
+        if winner is not None:
+            return self._end_turn(cells, stash, gained, winner, events)
+        nxt = self._next(cells=tuple(cells), stash=tuple(stash), phase=b, gained=tuple(sorted(gained)))
+        own = (cells[b] >> sh) & LOW
+        if _POP[own] >= 2 and (CONTINUE_FROM_WHITE_DOT or not g.is_white[b]):
+            if nxt._targets(b, own & ~_TOP[own]):
+                return nxt
+        return nxt._finish_move(events)
+
+    def _stash_piece(self, stash: list, colour: int, size: int) -> int:
+        """Off the board to the non-mover: his hand for his colour, his ledge for the mover's (§4.5)."""
+        o = 1 - self.mover
+        slot = 2 * o + (0 if colour == o else 1)
+        stash[slot] = tuple(sorted(stash[slot] + (size,)))
+        return -1 - slot
+
+    def _dest_name(self, dest: int) -> str:
+        if dest >= 0:
+            return self.geo.names[dest]
+        slot = -1 - dest
+        return f"{'hand' if slot % 2 == 0 else 'ledge'}:{COLOURS[slot // 2]}"
+
+    def _travel(self, cells: list, stash: list, gained: set, colour: int, size: int, mark: bool) -> int:
+        """§4.5: the first white dot on the piece's path without its size, else the non-mover's tray.
+
+        Returns the dot index, or -1 - tray slot."""
+        bit = 1 << (size - 1)
+        for w in self.geo.paths[colour]:
+            if not ((cells[w] | cells[w] >> SH) & bit):
+                cells[w] |= bit << (SH * colour)
+                if mark:
+                    gained.add((w, size))
+                return w
+        return self._stash_piece(stash, colour, size)
+
+    def _end(self, events) -> QuincalaState:
+        if self.phase < 0:
+            raise IllegalMove(
+                "There is no move to end: end stops a move after a leg, while it could go on (R-M7)."
+            )
+        if not CONTINUE_OPTIONAL and self._targets(self.phase, self._continuation_lift()):
+            raise IllegalMove("The move must go on while a further leg is possible (R-M7).")
+        if events is not None:
+            events.append(Event("end", "", self.geo.names[self.phase], ""))
+        return self._finish_move(events)
+
+    def _finish_move(self, events) -> QuincalaState:
+        """The move has ended on ``self.phase``: the releasing phase (R-R1…R-R5), then the turn passes."""
+        g, m = self.geo, self.mover
+        o = 1 - m
+        cells = list(self.cells)
+        stash = list(self.stash)
+        gained = set(self.gained)
+        endpoint = self.phase
+        scope = g.black if RELEASE_SCOPE == "board" else (() if g.is_white[endpoint] else (endpoint,))
+        imm = self._imm_masks() if IMMUNE_BLOCKS_RELEASE else {}
+        released = []
+        for d in scope:
+            c = cells[d]
+            if not (c & LOW and c >> SH):
+                continue
+            reach = 0
+            for ray in g.rays[d]:
+                for i, s_dot in enumerate(ray, 1):
+                    sc = cells[s_dot]
+                    if sc:
+                        if (
+                            not g.is_white[s_dot]
+                            and not (sc & LOW and sc >> SH)
+                            and _POP[sc & LOW] + _POP[sc >> SH] >= i
+                        ):
+                            reach |= (sc | sc >> SH) & LOW
+                        break
+            if reach:
+                blocked = imm.get(d, 0)
+                for colour in (0, 1):
+                    for s in _BITS[(c >> (SH * colour)) & reach & ~blocked]:
+                        released.append((colour != o, -s, d, colour, s))
+        released.sort()  # R-R4: non-mover's colour first, larger first, then dot order
+        winner = None
+        for _, _, d, colour, s in released:
+            cells[d] &= ~(1 << (s - 1 + SH * colour))
+            mark = (d, s) in gained and colour == m
+            if mark:
+                gained.discard((d, s))
+            dest = self._travel(cells, stash, gained, colour, s, mark)
+            if events is not None:
+                events.append(Event("release", piece_name(colour, s), g.names[d], self._dest_name(dest)))
+            if dest >= 0 and (cells[dest] | cells[dest] >> SH) & LOW == g.full:
+                winner = g.beneficiary[dest]
+                break  # R-R5: the turn stops as soon as someone has won
+        return self._end_turn(cells, stash, gained, winner, events)
+
+    def _end_turn(self, cells, stash, gained, winner, events) -> QuincalaState:
+        if winner is not None and events is not None:
+            d = next(w for w in self.geo.white if (cells[w] | cells[w] >> SH) & LOW == self.geo.full)
+            events.append(Event("win", SEAT_NAMES[winner], self.geo.names[d], ""))
+        turns = self.turns + 1
+        result = winner
+        if result is None and TURN_CAP is not None and turns >= TURN_CAP:
+            result = 3
+        return QuincalaState(
+            self.geo,
+            self.variant,
+            tuple(cells),
+            tuple(stash),
+            1 - self.mover,
+            PLACE,
+            tuple(sorted(gained)),
+            (),
+            0,
+            result,
+            turns,
+            False,
+        )
+
+    def _pass(self, events) -> QuincalaState:
+        if self.phase >= 0:
+            raise IllegalMove("You cannot pass in the middle of a move: play a leg or end (R-M9).")
+        req = self._required()
+        if req:
+            raise IllegalMove(self._must_place_msg(req))
+        if self._has_first_leg():
+            raise IllegalMove(
+                "You have a legal first leg, so you must move: passing is only allowed without one (R-M9)."
+            )
+        if events is not None:
+            events.append(Event("pass", "", "", ""))
+        passes = self.passes + 1
+        turns = self.turns + 1
+        result = 2 if passes >= 2 else None  # R-W2
+        if result is None and TURN_CAP is not None and turns >= TURN_CAP:
+            result = 3
+        return QuincalaState(
+            self.geo,
+            self.variant,
+            self.cells,
+            self.stash,
+            1 - self.mover,
+            PLACE,
+            (),
+            (),
+            passes,
+            result,
+            turns,
+            False,
+        )
+
+    # --- read-only accessors (renderer, bot) ----------------------------------------------------------
+    @property
+    def sizes(self) -> int:
+        return self.geo.k
+
+    def tower(self, dot: str) -> list[str]:
+        """The pieces on ``dot`` smallest first, e.g. ['w1', 'b3']."""
+        c = self.cells[self.geo.index[dot]]
+        t = _tower_text(c)
+        return [] if t == "." else re.findall(r"[wb]\d", t)
+
+    def towers(self) -> dict[str, list[str]]:
+        """Every occupied dot with its pieces."""
+        return {self.geo.names[d]: self.tower(self.geo.names[d]) for d in self.geo.dots if self.cells[d]}
+
+    def hand(self, seat: int) -> list[str]:
+        return [piece_name(seat, s) for s in self.stash[2 * seat]]
+
+    def ledge(self, seat: int) -> list[str]:
+        return [piece_name(1 - seat, s) for s in self.stash[2 * seat + 1]]
+
+    def immune_pieces(self) -> list[tuple[str, int]]:
+        """Marks protected during this turn (field 9)."""
+        return [(self.geo.names[d], s) for d, s in self.immune]
+
+    def gained_pieces(self) -> list[tuple[str, int]]:
+        """Marks won during this turn, protected in the opponent's next (field 10)."""
+        return [(self.geo.names[d], s) for d, s in self.gained]
+
+    @property
+    def phase_name(self) -> str:
+        ph = self.phase
+        return "place" if ph == PLACE else "placed" if ph == PLACED else f"leg@{self.geo.names[ph]}"
+
+    @property
+    def leg_dot(self) -> str | None:
+        return self.geo.names[self.phase] if self.phase >= 0 else None
+
+    @property
+    def seat_to_show(self) -> int:
+        """The player the position code names to move (also once the game is over)."""
+        return self.mover
+
+    def white_dot_roles(self) -> dict[str, str]:
+        """White dot -> 'WH' / 'WQ' / 'BH' / 'BQ'."""
+        return {self.geo.names[d]: ROLE_LABEL[r] for d, r in self.geo.role.items()}
+
+    def winning_dots(self, seat: int) -> tuple[str, ...]:
+        return tuple(self.geo.names[d] for d in self.geo.win_dots[seat])
+
+    def placing_dots(self, seat: int) -> tuple[str, ...]:
+        return tuple(self.geo.names[d] for d in self.geo.placing[seat])
+
+    def complete_dot(self) -> str | None:
+        g = self.geo
+        for w in g.white:
+            if (self.cells[w] | self.cells[w] >> SH) & LOW == g.full:
+                return g.names[w]
+        return None
+
+    # --- extras ---------------------------------------------------------------------------------------
+    def describe(self, move: str) -> str:
+        try:
+            nxt, events = self.play_traced(move)
+        except IllegalMove:
+            return ""
+        return _describe_events(self, nxt, events)
+
+    def canonical(self, move: str) -> str:
+        self.play(move)  # raises IllegalMove with the rule's name
+        mv = _clean(move)
+        pm = _PLACE_RE.match(mv)
+        if pm:
+            return f"{pm.group(1)}{pm.group(2)}@{pm.group(3)}{pm.group(4)}"
+        lm = _LEG_RE.match(mv)
+        if lm:
+            return f"{lm.group(1)}{lm.group(2)}-{lm.group(3)}{lm.group(4)}"
+        return mv
+
+    def pending(self) -> str:
+        if self.result is not None or self.phase >= 0:
+            return ""
+        req = self._required()
+        if req:
+            ordered = sorted(req, key=lambda p: (p[0] != self.mover, p[1]))
+            return (
+                f"place {', '.join(piece_name(c, s) for c, s in ordered)} "
+                "(pieces in hand and on the ledge must be placed first)"
+            )
+        if self.phase == PLACED or self.started:
+            if self._has_first_leg():
+                return (
+                    "now move: lift a tower of your own colour from a black dot (e.g. "
+                    f"{next(m for m in self.legal_moves() if '-' in m)})"
+                )
+            return "no first leg is possible: pass"
+        return ""
+
+    def turn_record(self, moves: list[str]) -> str:
+        """§7 notation: placements, then ``;`` and the legs chained (``w5@c2 ; d3-d6-b6``)."""
+        return _turn_text(moves)
+
+    def end_reason(self) -> str:
+        if self.result is None:
+            return ""
+        if self.result == 2:
+            return "Both players passed in succession, so the game is a draw."
+        if self.result == 3:
+            return f"No one completed a tower in {TURN_CAP} turns, so the game is a draw."
+        dot = self.complete_dot()
+        role = ROLE_LABEL[self.geo.role[self.geo.index[dot]]] if dot else ""
+        what = {
+            "WH": "White's home dot",
+            "WQ": "White's quincala dot",
+            "BH": "Black's home dot",
+            "BQ": "Black's quincala dot",
+        }.get(role, "a white dot")
+        return f"{SEAT_NAMES[self.result]} wins with a complete tower on {what} {dot}."
+
+    def text_board(self) -> str:
+        """§6 text fallback: one cell per dot, ``w134`` = White's 1, 3, 4; ``w2b5`` mixed; ``[WH]`` empty white."""
+        g = self.geo
+        roles = self.white_dot_roles()
+        cells = {}
+        for d in range(g.n):
+            t = _compact(self.cells[d])
+            if g.is_white[d]:
+                t = f"[{t if t != '.' else roles[g.names[d]]}]"
+            cells[d] = t
+        w = max(5, max(len(t) for t in cells.values()) + 1)
+        lines = ["     " + "".join(f"{f:<{w}}" for f in g.data.files).rstrip()]
+        for y in range(g.height - 1, -1, -1):
+            row = "".join(f"{cells[y * g.width + x]:<{w}}" for x in range(g.width))
+            lines.append(f"{y + 1:>3}  " + row.rstrip())
+        for seat in (1, 0):
+            lines.append(
+                f"{SEAT_NAMES[seat]}: hand {' '.join(self.hand(seat)) or '-'} · "
+                f"ledge {' '.join(self.ledge(seat)) or '-'}"
+            )
+        if self.immune:
+            lines.append("immune: " + ", ".join(f"{d}:{s}" for d, s in self.immune_pieces()))
+        if self.result is None:
+            lines.append(f"{SEAT_NAMES[self.mover]} to move ({self.phase_name})")
+        else:
+            lines.append(self.end_reason())
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"QuincalaState({self.encode()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, QuincalaState)
+            and self.encode() == other.encode()
+            and self.result == other.result
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.encode())
+
+
+def _tray_words(where: str) -> str:
+    kind, colour = where.split(":")
+    return f"{SEAT_NAMES[COLOURS.index(colour)]}'s {kind}"
+
+
+def _describe_events(before: QuincalaState, after: QuincalaState, events: list[Event]) -> str:
+    parts = []
+    for e in events:
+        if e.kind == "place":
+            parts.append(f"place {e.piece} from your {e.frm.split(':')[0]} on {e.to}")
+        elif e.kind == "home":
+            n = len(re.findall(r"[wb]\d", e.piece))
+            parts.append(f"take the {n} piece{'s' * (n > 1)} off your home dot {e.frm} to place them")
+        elif e.kind == "leg":
+            parts.append(f"{e.piece} {e.frm}→{e.to}")
+        elif e.kind in ("knock", "release"):
+            to = e.to if ":" not in e.to else _tray_words(e.to)
+            parts.append(f"{'knocks' if e.kind == 'knock' else 'releases'} {e.piece} → {to}")
+        elif e.kind == "win":
+            parts.append(f"{e.piece} WINS on {e.frm}")
+        elif e.kind == "pass":
+            parts.append("no first leg: pass the turn")
+        elif e.kind == "end":
+            parts.append(f"stop on {e.frm}")
+    if after.result is None:
+        if after.phase >= 0 and after.mover == before.mover:
+            parts.append("may go on")
+        elif after.mover != before.mover and events and events[-1].kind not in ("pass",):
+            parts.append("turn ends")
+    elif after.result in (2, 3):
+        parts.append("draw")
+    return ", ".join(parts)
+
+
+def _turn_text(moves: list[str]) -> str:
+    """Atomic moves back into the §7 notation: placements/home, ``;``, then the legs chained."""
+    head, chain = [], []
+    for mv in moves:
+        if "-" in mv:
+            a, b = mv.split("-")
+            if chain and chain[-1] == a:
+                chain.append(b)
+            else:
+                if chain:
+                    head.append("-".join(chain))
+                chain = [a, b]
+        elif mv != "end":
+            head.append(mv)
+    legs = "-".join(chain)
+    if head and legs:
+        return " ".join(head) + " ; " + legs
+    return " ".join(head) or legs
+
+
+# --------------------------------------------------------------------------------------------------------
+# The game
+# --------------------------------------------------------------------------------------------------------
+
+_RULES_TEXT = """\
+**Quincala** (Game 3, "Quincala Standard", 2010) — 2 players, White starts.
+
+**Honesty first:** the original rules' three figures (board, white dots, placing areas and paths) are \
+unpublished. This board, its paths and the start position are **a reconstruction (R1) from the 2010 rules \
+text**, not the designer's drawings.
+
+**Board.** 10×10 dots, files a–j, ranks 1–10 from White's side. Four white dots in the middle: \
+e5 White's home (WH), f5 White's quincala dot (WQ), e6 Black's quincala dot (BQ), f6 Black's home (BH). \
+Each player has 4 pieces of each size (sizes 1…5, 1…4 or 1…3). Pieces on a dot stack as a tower, \
+smallest on top; a dot never holds two pieces of one size.
+
+**Goal.** A **complete tower** (one piece of every size, any colours) on a white dot wins at once for \
+whoever owns it as a winning dot: your own quincala dot or your opponent's home dot (White: f5, f6; \
+Black: e6, e5) — even if the other player built it.
+
+**A turn.** 1 *Placing:* you must place every piece in your hand and on your ledge, and may first take \
+**all** pieces off your own home dot (`home`) to place them too; each goes alone on an empty black dot of \
+your placing areas (White ranks 1–4, Black ranks 7–10). 2 *Moving:* lift **all** pieces of a black dot \
+holding only your pieces and move them in a straight line (8 directions), up to as many steps as pieces \
+moving, never jumping a piece. Each further leg leaves your largest piece and all enemy pieces, lifting \
+the rest of yours. Stop whenever you like (`end`). 3 *Releasing:* after the move, every piece in a mixed \
+tower on a black dot that a first leg could knock (single-colour tower in line, within its height, \
+nothing between) travels — opponent's colour first, larger before smaller.
+
+**Knocking.** Landing on a black dot knocks every piece of a lifted size there (either colour). A knocked \
+or released piece travels to its owner's opponent's home dot, else its owner's quincala dot (if that size \
+is free there), else off the board to the non-mover: his hand if it is his colour, his ledge if not. \
+White dots never knock; you may not land on one holding a lifted size. The win is checked after every \
+arrival, so if both towers would complete, the non-mover wins.
+
+**Immunity.** A piece that knocks an enemy piece cannot be knocked or released during the opponent's \
+next turn.
+
+**Passing and draws.** With no legal first leg after placing, you `pass`. Two passes in a row, or \
+400 turns without a win, draw.
+
+**Typing moves.** Placements `w5@c2`, `home`, legs `d3-d6`, `end`, `pass` — one at a time, or a whole \
+turn: `w5@c2 b2@j4 ; d3-d6-b6-b7`. A move ends by itself when no leg can follow; otherwise the bot ends \
+it after your message.
+"""
+
+
+class QuincalaGame(Game):
+    key = "quincala"
+    title = "Quincala"
+    player_counts = (2,)
+    variants = ("5", "4", "3")
+    summary = (
+        "Build a tower of every size on a winning white dot: lift, knock and release pieces "
+        "(reconstructed board)."
+    )
+    rules_text = _RULES_TEXT
+    variant_option = "sizes"
+    variant_labels = {"5": "5 sizes (standard)", "4": "4 sizes", "3": "3 sizes"}
+
+    def new(self, players: int = 2, seed: int | None = None, variant: str | None = None) -> QuincalaState:
+        if players != 2:
+            raise ValueError("Quincala is played by 2 players.")
+        variant = self.variants[0] if variant is None else str(variant)
+        if variant not in GEOMETRY:
+            raise ValueError(f"Unknown Quincala variant {variant!r}: choose 5, 4 or 3 sizes.")
+        # the set-up is fixed (Fig. 1 / §4.6): the seed changes nothing
+        geo = GEOMETRY[variant]
+        return QuincalaState(geo, variant, geo.start, ((), (), (), ()), 0, PLACE, (), (), 0, None)
+
+    def seat_names(self, players: int = 2) -> tuple[str, ...]:
+        return SEAT_NAMES
+
+    # --- decoding -------------------------------------------------------------------------------------
+    def decode(self, code: str) -> QuincalaState:
+        if not isinstance(code, str):
+            raise InvalidPosition("A Quincala position code is a line of text.")
+        f = code.strip().split()
+        if len(f) != 10:
+            raise InvalidPosition(
+                f"A Quincala position code has 10 fields separated by spaces, not {len(f)}."
+            )
+        if f[0] not in GEOMETRY:
+            raise InvalidPosition(f"The number of sizes must be 3, 4 or 5, not {f[0]!r}.")
+        geo = GEOMETRY[f[0]]
+        k = geo.k
+        dots = f[1].split(",")
+        if len(dots) != geo.n:
+            raise InvalidPosition(f"Field 2 must list all {geo.n} dots separated by commas, not {len(dots)}.")
+        counts = [[0] * (k + 1) for _ in range(2)]
+        cells = []
+        for i, t in enumerate(dots):
+            name = geo.names[i]
+            pieces = self._pieces(t, k, f"the dot {name}")
+            cell = 0
+            last = 0
+            for colour, s in pieces:
+                if s == last:
+                    raise InvalidPosition(
+                        f"{name} holds two pieces of size {s}; a dot holds one of each size."
+                    )
+                if s < last:
+                    raise InvalidPosition(f"The pieces on {name} must be written smallest to largest.")
+                last = s
+                cell |= 1 << (s - 1 + SH * colour)
+                counts[colour][s] += 1
+            if cell and not geo.is_dot[i]:
+                raise InvalidPosition(f"{name} is outside the playing area but holds pieces.")
+            cells.append(cell)
+        stash = []
+        labels = ("White's hand", "White's ledge", "Black's hand", "Black's ledge")
+        for j in range(4):
+            owner = j // 2
+            want = owner if j % 2 == 0 else 1 - owner
+            pieces = self._pieces(f[2 + j], k, labels[j], allow_dash=True)
+            sizes = []
+            for colour, s in pieces:
+                if colour != want:
+                    raise InvalidPosition(
+                        f"{labels[j]} holds only {SEAT_NAMES[want]}'s pieces, not {piece_name(colour, s)}."
+                    )
+                if sizes and s < sizes[-1]:
+                    raise InvalidPosition(f"{labels[j]} must be written smallest to largest.")
+                sizes.append(s)
+                counts[colour][s] += 1
+            stash.append(tuple(sizes))
+        per = geo.data.pieces_per_size
+        for colour in (0, 1):
+            for s in range(1, k + 1):
+                if counts[colour][s] != per:
+                    raise InvalidPosition(
+                        f"There must be {per} pieces {piece_name(colour, s)}, not {counts[colour][s]}."
+                    )
+        if f[6] not in ("w", "b"):
+            raise InvalidPosition(f"Field 7 (the player to move) must be w or b, not {f[6]!r}.")
+        mover = COLOURS.index(f[6])
+        if f[7] == "place":
+            phase = PLACE
+        elif f[7] == "placed":
+            phase = PLACED
+        elif f[7].startswith("leg@") and f[7][4:] in geo.index and geo.is_dot[geo.index[f[7][4:]]]:
+            phase = geo.index[f[7][4:]]
+        else:
+            raise InvalidPosition(f"Field 8 (the phase) must be place, placed or leg@<dot>, not {f[7]!r}.")
+        imm = self._marks(f[8], geo, cells, "Field 9")
+        if "/" not in f[9]:
+            raise InvalidPosition("Field 10 must be the gained marks, '/', and the pass counter (e.g. -/0).")
+        g_text, p_text = f[9].rsplit("/", 1)
+        gained = self._marks(g_text, geo, cells, "Field 10")
+        if p_text not in ("0", "1", "2"):
+            raise InvalidPosition(f"The pass counter must be 0, 1 or 2, not {p_text!r}.")
+        passes = int(p_text)
+        o = 1 - mover
+        for d, s in imm:
+            if not cells[d] >> (s - 1 + SH * o) & 1:
+                raise InvalidPosition(
+                    f"The immune piece {geo.names[d]}:{s} must be {SEAT_NAMES[o]}'s: only the "
+                    "player who moved last can have gained immunity."
+                )
+        for d, s in gained:
+            if not cells[d] >> (s - 1 + SH * mover) & 1:
+                raise InvalidPosition(
+                    f"The marked piece {geo.names[d]}:{s} must be {SEAT_NAMES[mover]}'s: only "
+                    "the mover's knocking pieces gain immunity."
+                )
+        if passes and imm:
+            raise InvalidPosition("After a pass no piece can be immune.")
+        if gained and phase < 0:
+            raise InvalidPosition(
+                "Pieces can only have gained immunity this turn once a leg has been played."
+            )
+        if phase < 0 and (stash[2 * o] or stash[2 * o + 1]):
+            raise InvalidPosition(
+                f"At the start of a turn only the player to move can hold pieces in hand or on "
+                f"the ledge, but {SEAT_NAMES[o]} does."
+            )
+        if phase == PLACED and cells[geo.home[mover]]:
+            raise InvalidPosition(
+                "In phase placed the mover's home dot has been cleared, so it must be empty."
+            )
+        complete = [w for w in geo.white if (cells[w] | cells[w] >> SH) & LOW == geo.full]
+        if len(complete) > 1:
+            raise InvalidPosition("Two white dots hold complete towers; the game ends at the first one.")
+        result = None
+        if complete:
+            result = geo.beneficiary[complete[0]]
+        elif passes == 2:
+            result = 2
+        if result is not None and (phase != PLACE or gained):
+            raise InvalidPosition(
+                "A finished game is written at the end of a turn: phase place and no marks in field 10."
+            )
+        if complete and passes == 2:
+            raise InvalidPosition("A game cannot end both by a complete tower and by two passes.")
+        st = QuincalaState(geo, f[0], tuple(cells), tuple(stash), mover, phase, imm, gained, passes, result)
+        if phase >= 0:
+            own = (cells[phase] >> (SH * mover)) & LOW
+            if _POP[own] < 2:
+                raise InvalidPosition(
+                    f"Phase leg@{geo.names[phase]} needs at least two of the mover's pieces there to go on."
+                )
+            if geo.is_white[phase] and not CONTINUE_FROM_WHITE_DOT:
+                raise InvalidPosition("A move cannot go on from a white dot.")
+            if st._required():
+                raise InvalidPosition("The mover is in the middle of a move but still has pieces to place.")
+        return st
+
+    @staticmethod
+    def _pieces(text: str, k: int, where: str, allow_dash: bool = False) -> list[tuple[int, int]]:
+        if text == ("-" if allow_dash else "."):
+            return []
+        if not re.fullmatch(r"(?:[wb]\d)+", text):
+            raise InvalidPosition(
+                f"{where[0].upper() + where[1:]} is written {text!r}; expected pieces like "
+                f"w1b3 or {'-' if allow_dash else '.'} when empty."
+            )
+        out = []
+        for c, s in re.findall(r"([wb])(\d)", text):
+            size = int(s)
+            if not 1 <= size <= k:
+                raise InvalidPosition(
+                    f"{where[0].upper() + where[1:]} holds a piece of size {size}, but this "
+                    f"game has sizes 1 to {k}."
+                )
+            out.append((COLOURS.index(c), size))
+        return out
+
+    @staticmethod
+    def _marks(text: str, geo: Geometry, cells: list[int], label: str) -> tuple[tuple[int, int], ...]:
+        if text == "-":
+            return ()
+        out = []
+        for item in text.split(","):
+            m = re.fullmatch(r"([a-z]\d{1,2}):(\d)", item)
+            if not m or m.group(1) not in geo.index:
+                raise InvalidPosition(f"{label}: {item!r} is not a mark like d6:3.")
+            d, s = geo.index[m.group(1)], int(m.group(2))
+            if s < 1 or not ((cells[d] | cells[d] >> SH) >> (s - 1)) & 1:
+                raise InvalidPosition(f"{label}: there is no piece of size {s} on {m.group(1)}.")
+            out.append((d, s))
+        if out != sorted(set(out)):
+            raise InvalidPosition(f"{label}: marks must be listed once each, in the order of field 2.")
+        return tuple(out)
+
+    # --- typing turns ---------------------------------------------------------------------------------
+    def split_turn(self, text: str) -> list[str]:
+        """``w5@c2 b2@j4 ; d3-d6-b6-b7`` -> ``w5@c2``, ``b2@j4``, ``d3-d6``, ``d6-b6``, ``b6-b7``."""
+        text = _DASHES.sub("-", text.lower())
+        text = re.sub(r"\s*-\s*", "-", text)
+        text = re.sub(r"\s*@\s*", "@", text)
+        out: list[str] = []
+        for token in _SPLIT_RE.split(text.strip()):
+            if not token:
+                continue
+            if "-" in token:
+                dots = [d for d in token.split("-")]
+                if len(dots) > 2 and all(dots):
+                    out.extend(f"{a}-{b}" for a, b in zip(dots, dots[1:], strict=False))
+                    continue
+            out.append(token)
+        return out
+
+    def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
+        """The next atomic steps after what was typed: complete moves replayed, the partial one filtered."""
+        assert isinstance(state, QuincalaState)
+        text = _DASHES.sub("-", typed.lower())
+        text = re.sub(r"\s*-\s*", "-", text)
+        text = re.sub(r"\s*@\s*", "@", text).lstrip()
+        if not text or re.search(r"[\s;,]$", text):
+            head, partial = text.rstrip(), ""
+            sep_head = text
+        else:
+            m = re.search(r"[\s;,]+(?=[^\s;,]*$)", text)
+            cut = m.end() if m else 0
+            sep_head, partial = text[:cut], text[cut:]
+            head = sep_head.rstrip()
+        st = state
+        try:
+            for mv in self.split_turn(head):
+                st = st.play(mv)
+            chain_prefix = ""
+            if "-" in partial:
+                dots = partial.split("-")
+                for a, b in zip(dots[:-2], dots[1:-1], strict=False):
+                    st = st.play(f"{a}-{b}")
+                chain_prefix = "-".join(dots[:-1])
+                start, partial_to = dots[-2], dots[-1]
+        except IllegalMove:
+            return []
+        if st.is_over or st.to_move != state.to_move:
+            return []
+        out: list[tuple[str, str]] = []
+
+        def add(value: str, step: str, st_: QuincalaState) -> None:
+            if len(out) >= limit or len(value) > 100:
+                return
+            note = st_.describe(step)
+            label = f"{value} — {note}" if note else value
+            out.append((value, label if len(label) <= 100 else label[:99] + "…"))
+
+        if chain_prefix:
+            for mv in st.legal_moves():
+                if "-" in mv and mv.split("-")[0] == start and mv.split("-")[1].startswith(partial_to):
+                    add(f"{sep_head}{chain_prefix}-{mv.split('-')[1]}", mv, st)
+            # the typed leg itself complete: offer its continuations
+            full = f"{start}-{partial_to}"
+            if full in st.legal_moves():
+                nxt = st.play(full)
+                if nxt.to_move == st.to_move and nxt.phase >= 0:
+                    for mv in nxt.legal_moves():
+                        if "-" in mv:
+                            add(f"{sep_head}{chain_prefix}-{partial_to}-{mv.split('-')[1]}", mv, nxt)
+            return out
+        for mv in st.legal_moves():
+            if normalise(mv).startswith(partial):
+                add(f"{sep_head}{mv}", mv, st)
+        return out
+
+
+GAME = QuincalaGame()
+QuincalaState.game = GAME
