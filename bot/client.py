@@ -7,9 +7,12 @@ import logging
 import discord
 from discord import app_commands
 
+from bot import community
 from bot.commands import register_commands
 from bot.config import Config
+from bot.notify import DiscordNotifier
 from bot.replies import tell
+from bot.scheduler import Scheduler
 from bot.service import MatchService
 from bot.store import Database
 from bot.views import DYNAMIC_ITEMS
@@ -28,7 +31,8 @@ class GameTree(app_commands.CommandTree):
 class GameBot(discord.Client):
     """Slash commands only: no privileged intents, no member chunking, mentions opt-in per message."""
 
-    def __init__(self, config: Config, *, service: MatchService | None = None, sync_commands: bool = True):
+    def __init__(self, config: Config, *, service: MatchService | None = None, sync_commands: bool = True,
+                 run_scheduler: bool = True):
         intents = discord.Intents.none()
         intents.guilds = True  # channel and guild objects for interactions; not privileged
         super().__init__(intents=intents, chunk_guilds_at_startup=False,
@@ -37,13 +41,18 @@ class GameBot(discord.Client):
         self.config = config
         self.service = service
         self.sync_commands = sync_commands
+        self.run_scheduler = run_scheduler
+        self.scheduler: Scheduler | None = None
         self.tree = GameTree(self)
         register_commands(self.tree)
 
     async def setup_hook(self) -> None:
         if self.service is None:
             self.service = MatchService(await Database.open(self.config.database_path))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *community.DYNAMIC_ITEMS)
+        self.scheduler = Scheduler(self.service, DiscordNotifier(self))
+        if self.run_scheduler:   # catches up at once on whatever fell due while the bot was down
+            self.scheduler.start()
         if self.sync_commands:
             if self.config.dev_guild_id:
                 guild = discord.Object(self.config.dev_guild_id)
@@ -59,6 +68,8 @@ class GameBot(discord.Client):
                  len(self.guilds))
 
     async def close(self) -> None:
+        if self.scheduler is not None:
+            await self.scheduler.stop()
         if self.service is not None:
             await self.service.store.db.close()
         await super().close()

@@ -13,10 +13,10 @@ import logging
 import discord
 from discord import app_commands
 
-from bot import messages
-from bot.replies import jump_url, mention, post_board, tell
-from bot.service import Match, ServiceError
-from bot.views import challenge_embed, challenge_view, person, resign_view
+from bot import community, messages, notify
+from bot.replies import jump_url, mention, tell
+from bot.service import TIME_CHOICES_DAYS, Match, ServiceError
+from bot.views import person, resign_view, send_challenge_card
 from engines import GAMES, Game
 
 log = logging.getLogger(__name__)
@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100
 MAX_EMBED_TEXT = 4096
+TIME_CHOICES = [app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d)
+                for d in TIME_CHOICES_DAYS] + [app_commands.Choice(name="none: casual, unrated", value=0)]
 
 
 def _match_id(raw: str | None) -> int | None:
@@ -68,7 +70,7 @@ def build_game_group(game: Game) -> app_commands.Group:
         m = result.match
         text = messages.turn_text(result, mention)
         nxt = messages.to_move_text(m, mention, pending=result.pending)
-        await post_board(interaction, m, f"{text}\n{nxt}")
+        await notify.post_board(interaction.client, m, f"{text}\n{nxt}", notify.followup(interaction))
 
     @group.command(name="board", description=f"Show the current board of your {game.title} match again")
     @app_commands.describe(match="Which match, if you play several here")
@@ -79,7 +81,8 @@ def build_game_group(game: Game) -> app_commands.Group:
             await tell(interaction, str(exc))
             return
         await interaction.response.defer(thinking=True)
-        await post_board(interaction, found, messages.to_move_text(found, mention))
+        await notify.post_board(interaction.client, found, messages.to_move_text(found, mention),
+                                notify.followup(interaction))
 
     @group.command(name="resign", description=f"Resign your {game.title} match (asks for confirmation)")
     @app_commands.describe(match="Which match, if you play several here")
@@ -115,7 +118,9 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
     if game.teams:
         params.append(_option("partner", discord.User | None, None))
         descriptions["partner"] = "Your team-mate, one of the players you challenge (team games)"
-    choices = {}
+    params.append(_option("time", int | None, None))
+    descriptions["time"] = "Days per move (default: the server's choice); none = casual and unrated"
+    choices = {"time": TIME_CHOICES}
     if len(game.variants) > 1:
         params.append(_option(game.variant_option, str | None, None))
         descriptions[game.variant_option] = f"Which {game.title} (default: "\
@@ -127,21 +132,17 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
         opponents = [options["opponent"]] + [options.get(f"opponent{i}") for i in range(2, most)]
         opponents = [o for o in opponents if o is not None]
         partner = options.get("partner")
+        channel = interaction.channel
         try:
             match = await interaction.client.service.challenge(
                 game.key, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 challenger=person(interaction.user), opponents=[person(o) for o in opponents],
-                variant=options.get(game.variant_option), partner=person(partner) if partner else None)
+                variant=options.get(game.variant_option), partner=person(partner) if partner else None,
+                days_per_move=options.get("time"), parent_channel_id=getattr(channel, "parent_id", None))
         except ServiceError as exc:
             await tell(interaction, str(exc))
             return
-        invited = [p for p in match.participants if p.invited_order > 0]
-        await interaction.response.send_message(
-            content=" ".join(mention(p) for p in invited) + f" — you are challenged to {game.title}!",
-            embed=challenge_embed(match), view=challenge_view(match),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(p.user_id) for p in invited]))
-        card = await interaction.original_response()
-        await interaction.client.service.set_card_message(match.id, card.id)
+        await send_challenge_card(interaction, match)
 
     _with_signature(challenge, params)
     command = app_commands.Command(name="challenge", description=f"Challenge someone to {game.title}",
@@ -234,3 +235,4 @@ def register_commands(tree: app_commands.CommandTree) -> None:
     for game in GAMES.values():
         tree.add_command(build_game_group(game))
     tree.add_command(matches_command)
+    community.register(tree)

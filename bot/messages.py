@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from bot.ratings import display
 from bot.service import Match, TurnResult
 from bot.store.matches import ParticipantRow
 
@@ -57,7 +58,8 @@ def challenge_summary(match: Match, mention: Mention = plain) -> str:
 
 
 def closed_challenge_text(match: Match, mention: Mention = plain) -> str:
-    by = {"declined": "was declined", "cancelled": "was cancelled by the challenger"}[match.status]
+    by = {"declined": "was declined", "cancelled": "was cancelled by the challenger",
+          "expired": "expired: nobody answered it within a day"}[match.status]
     return f"This {match.game.title} challenge {by}."
 
 
@@ -80,16 +82,32 @@ def turn_text(result: TurnResult, mention: Mention = plain) -> str:
 
 
 def result_text(match: Match, mention: Mention = plain) -> str:
-    """'🏆 Ann wins — Ann holds all seven red pieces.'"""
+    """'🏆 Ann wins — Ann holds all seven red pieces.' plus the rating changes of a rated match."""
     winners = [match.at_seat(s) for s in match.winners]
     reason = with_names(match, match.row.end_reason or "", mention)
+    if match.status == "aborted":
+        return f"⛔ Match aborted — {reason}" if reason else "⛔ Match aborted (unrated)."
+    ratings = rating_line(match, mention)
     if len(winners) == match.row.players and match.row.players > 1:
         head = "🤝 Draw"
     elif len(winners) == 1:
         head = f"🏆 {mention(winners[0])} wins"
     else:
         head = "🏆 " + " and ".join(mention(w) for w in winners) + " win together"
-    return f"{head} — {reason}" if reason else head
+    head = f"{head} — {reason}" if reason else head
+    return f"{head}\n{ratings}" if ratings else head
+
+
+def rating_line(match: Match, mention: Mention = plain) -> str:
+    """'Ratings: Ann 1524 (+24) · Bob 1476 (−24)'."""
+    if not match.rating_changes:
+        return ""
+    by_user = {p.user_id: p for p in match.seated}
+    parts = []
+    for c in match.rating_changes:
+        sign = "+" if c.delta >= 0 else "−"
+        parts.append(f"{mention(by_user[c.user_id])} {display(c.mu_after)} ({sign}{abs(c.delta)})")
+    return "Ratings: " + " · ".join(parts)
 
 
 def board_caption(match: Match) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from datetime import datetime
 
 import discord
 
@@ -37,32 +38,29 @@ async def render_board(match: Match) -> discord.File:
 
 
 def board_embed(match: Match, text: str) -> discord.Embed:
-    done = match.status == "finished"
+    done = match.status in ("finished", "aborted")
     embed = discord.Embed(title=messages.board_caption(match), description=text,
                           colour=COLOUR_DONE if done else COLOUR_ACTIVE)
+    clock = deadline_line(match)
+    if clock:
+        embed.add_field(name="Time", value=clock, inline=False)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed
 
 
-def ping_for(match: Match) -> tuple[str | None, discord.AllowedMentions]:
-    """Content that pings the player to move (mentions inside embeds do not notify)."""
+def timestamp(moment: datetime, style: str = "R") -> str:
+    """Discord shows <t:…> in each reader's time zone, and 'R' counts down live."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def deadline_line(match: Match) -> str:
+    """'⏰ Bob must move by <date> (in 2 days)' for a timed match, 'casual' otherwise."""
+    if match.status != "active":
+        return ""
     who = match.to_move_user
-    if who is None:
-        if match.status == "finished":
-            users = [discord.Object(p.user_id) for p in match.seated]
-            return " ".join(mention(p) for p in match.seated), discord.AllowedMentions(users=users)
-        return None, discord.AllowedMentions.none()
-    return mention(who), discord.AllowedMentions(users=[discord.Object(who.user_id)])
-
-
-async def post_board(interaction: discord.Interaction, match: Match, text: str) -> discord.WebhookMessage:
-    """Follow up a deferred interaction with the board, ping the player to move, remember the message."""
-    file = await render_board(match)
-    content, allowed = ping_for(match)
-    msg = await interaction.followup.send(content=content, embed=board_embed(match, text), file=file,
-                                          allowed_mentions=allowed, wait=True)
-    await interaction.client.service.set_board_message(match.id, msg.id)
-    return msg
+    if match.deadline is None or who is None:
+        return "Casual: no time limit, unrated."
+    return f"⏰ {who.name} must move by {timestamp(match.deadline, 'f')} ({timestamp(match.deadline)})."
 
 
 def error_embed(text: str) -> discord.Embed:

@@ -12,15 +12,21 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+from bot.ratings import RatingChange, Ratings
 from bot.store import Database
-from bot.store.matches import MatchRow, MatchStore, MoveRow, ParticipantRow
+from bot.store.matches import MatchRow, MatchStore, MoveRow, ParticipantRow, Result, Start, TurnClock
+from bot.store.settings import SettingsStore
 from engines import GAMES, Game, IllegalMove, State
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+
+CHALLENGE_LIFETIME = timedelta(days=1)   # an unanswered challenge expires then
+REMIND_AT = 0.8                          # share of the time per move after which the player is reminded
+TIME_CHOICES_DAYS = (1, 2, 3, 5, 7, 14)  # what a challenge may choose; 0 = casual (no limit, unrated)
 
 
 def utcnow() -> datetime:
@@ -65,6 +71,7 @@ class Match:
     state: State | None = None
     previous: State | None = None          # the state before ``last_turn``
     last_turn: list[str] = field(default_factory=list)
+    rating_changes: list[RatingChange] = field(default_factory=list)
 
     @property
     def id(self) -> int:
@@ -118,6 +125,15 @@ class Match:
         return self.row.winners
 
     @property
+    def deadline(self) -> datetime | None:
+        return datetime.fromisoformat(self.row.deadline_at) if self.row.deadline_at else None
+
+    @property
+    def time_label(self) -> str:
+        """'3 days per move' or 'casual (no time limit, unrated)'."""
+        return time_label(self.row.time_per_move)
+
+    @property
     def variant_label(self) -> str:
         variant = self.row.variant
         if not variant or len(self.game.variants) < 2:
@@ -138,7 +154,10 @@ class TurnResult:
 class MatchService:
     def __init__(self, db: Database, *, clock: Clock = utcnow, seed_source: random.Random | None = None):
         self.store = MatchStore(db)
+        self.settings = SettingsStore(db)
+        self.ratings = Ratings(db)
         self.clock = clock
+        self.on_timers_changed: Callable[[], None] = lambda: None   # the scheduler wakes up on it
         self._seeds = seed_source or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
         # match id -> (ply, (state, previous, last turn)): replaying the log once per ply is enough
@@ -148,10 +167,27 @@ class MatchService:
     # ---- challenges ------------------------------------------------------------------------------------------
     async def challenge(self, game_key: str, *, guild_id: int, channel_id: int, challenger: Person,
                         opponents: Sequence[Person], variant: str | None = None,
-                        partner: Person | None = None) -> Match:
+                        partner: Person | None = None, days_per_move: int | None = None,
+                        parent_channel_id: int | None = None, rematch_of: Match | None = None) -> Match:
+        """Open a challenge. ``days_per_move`` None takes the server's default, 0 means casual.
+
+        ``parent_channel_id`` is the channel a thread belongs to (the server's channel list names channels).
+        """
         game = GAMES.get(game_key)
         if game is None:
             raise NotFound(f"There is no game called {game_key!r}.")
+        server = await self.settings.guild(guild_id)
+        if server.channels and channel_id not in server.channels and parent_channel_id not in server.channels:
+            where = ", ".join(f"<#{c}>" for c in sorted(server.channels))
+            raise NotAllowed(f"Games are played in {where} on this server.")
+        if days_per_move is None:
+            seconds = server.default_time_per_move
+        elif days_per_move == 0:
+            seconds = None
+        elif days_per_move in TIME_CHOICES_DAYS:
+            seconds = days_per_move * 86400
+        else:
+            raise NotAllowed(f"Time per move is one of {', '.join(map(str, TIME_CHOICES_DAYS))} days, or none.")
         people = [challenger, *opponents]
         ids = [p.user_id for p in people]
         if challenger.user_id in {o.user_id for o in opponents}:
@@ -179,12 +215,39 @@ class MatchService:
         if teams:
             team_of = {p.user_id: (0 if p.user_id in (challenger.user_id, partner.user_id) else 1)
                        for p in people}
+        preset = {}
+        if rematch_of is not None:   # seats rotate by one; teams stay together
+            preset = {p.user_id: (p.seat + 1) % rematch_of.row.players for p in rematch_of.seated}
         row_id = await self.store.create_challenge(
             game=game.key, variant=variant or (game.variants[0] if game.variants else None),
             players=len(people), guild_id=guild_id, channel_id=channel_id,
             seed=self._seeds.randrange(1 << 31), created_by=challenger.user_id, now=self._now(),
-            people=[(p.user_id, p.name, team_of[p.user_id] if team_of else None) for p in people])
+            expires_at=self._iso(self.clock() + CHALLENGE_LIFETIME), time_per_move=seconds,
+            rematch_of=rematch_of.id if rematch_of else None,
+            people=[(p.user_id, p.name, team_of[p.user_id] if team_of else None, preset.get(p.user_id))
+                    for p in people])
+        self.on_timers_changed()
         return await self.get(row_id)
+
+    async def rematch(self, match_id: int, person: Person, *, guild_id: int) -> Match:
+        """The same players again, seats rotated; the one who asks is the challenger."""
+        old = await self.get(match_id)
+        if old.row.guild_id != guild_id:
+            raise NotFound("That match belongs to another server.")
+        if old.status not in ("finished", "aborted") or not old.seated:
+            raise NotAllowed("A rematch is offered once a match is over.")
+        me = old.participant(person.user_id)
+        if me is None or me.seat is None:
+            raise NotAllowed("Only the players of that match can ask for a rematch.")
+        others = [Person(p.user_id, p.name) for p in old.seated if p.user_id != person.user_id]
+        partner = None
+        for team in old.game.teams.get(old.row.players, ()):
+            if me.seat in team:
+                partner = next(Person(p.user_id, p.name) for p in old.seated if p.seat in team and p is not me)
+        days = None if old.row.time_per_move is None else old.row.time_per_move // 86400
+        return await self.challenge(old.row.game, guild_id=guild_id, channel_id=old.row.channel_id,
+                                    challenger=person, opponents=others, variant=old.row.variant,
+                                    partner=partner, days_per_move=days if days else 0, rematch_of=old)
 
     async def accept(self, match_id: int, person: Person, *, guild_id: int) -> Match:
         """Record an acceptance; the match starts once every challenged player has accepted."""
@@ -202,10 +265,12 @@ class MatchService:
             if not waiting:
                 row = match.row
                 state = match.game.new(players=row.players, seed=row.seed, variant=row.variant)
-                start = (self._seat_order(match), state.encode(), state.to_move)
+                start = Start(self._seat_order(match), state.encode(), state.to_move, self._turn_clock(row))
             ok = await self.store.accept(match_id, person.user_id, person.name, start=start, now=self._now())
             if not ok:
                 raise StalePosition("This challenge was answered in the meantime.")
+        if start is not None:
+            self.on_timers_changed()
         return await self.get(match_id)
 
     async def decline(self, match_id: int, user_id: int, *, guild_id: int) -> Match:
@@ -254,7 +319,7 @@ class MatchService:
                 previous, last_turn = before, moves
             self._replays[match_id] = (match.ply + len(moves), (after, previous, last_turn))
             self._last_seat[match_id] = seat
-        new = await self.get(match_id)
+        new = await (self._finished(match_id) if after.is_over else self.get(match_id))
         pending = ""
         if not after.is_over and after.to_move == seat:
             pending = after.pending() or "it is still your move"
@@ -297,13 +362,72 @@ class MatchService:
             if expected_ply is not None and expected_ply != match.ply:
                 raise StalePosition("The position has changed since you asked to resign; "
                                     "use /resign again if you still want to.")
-            winners = standing_winners(match.state, out=self._side_of(match, seat))
-            reason = f"{match.at_seat(seat).name} resigned."
-            ok = await self.store.finish(match_id, expected_ply=match.ply, winners=winners, reason=reason,
-                                         now=self._now())
+            out = self._side_of(match, seat)
+            result = Result("finished", *standing(match.state, out), f"{match.at_seat(seat).name} resigned.")
+            ok = await self.store.finish(match_id, expected_ply=match.ply, result=result, now=self._now())
             if not ok:
                 raise StalePosition("The position changed in the meantime; try again.")
+        return await self._finished(match_id)
+
+    async def abort(self, match_id: int, actor_id: int, *, guild_id: int, reason: str = "") -> Match:
+        """An admin stops a stuck match: no result, no rating change; the action is logged in the record."""
+        async with self._lock(match_id):
+            match = await self._active_for(match_id, guild_id)
+            why = f"Aborted by an admin{': ' + reason if reason else ''} (unrated)."
+            result = Result("aborted", (), (), why)
+            if not await self.store.finish(match_id, expected_ply=match.ply, result=result, now=self._now(),
+                                           event=(actor_id, "abort", reason or "admin abort")):
+                raise StalePosition("The position changed in the meantime; try again.")
         return await self.get(match_id)
+
+    # ---- the clock (called by the scheduler) --------------------------------------------------------------
+    async def due(self) -> dict[str, list[int]]:
+        return await self.store.due(self._now())
+
+    async def next_due(self) -> datetime | None:
+        when = await self.store.next_due()
+        return datetime.fromisoformat(when) if when else None
+
+    async def expire_challenge(self, match_id: int) -> Match | None:
+        match = await self.get(match_id)
+        if match.status != "challenge" or not match.row.expires_at or match.row.expires_at > self._now():
+            return None
+        if not await self.store.close_challenge(match_id, "expired", now=self._now()):
+            return None
+        return await self.get(match_id)
+
+    async def remind(self, match_id: int) -> Match | None:
+        """Mark a due reminder as sent; the match to remind about, or None if it was not due."""
+        if not await self.store.mark_reminded(match_id, now=self._now()):
+            return None
+        return await self.get(match_id)
+
+    async def time_out(self, match_id: int) -> Match | None:
+        """The player to move ran out of time: they forfeit, or the match is aborted if they never moved.
+
+        Two seats: the opponent wins. Three or four: the player who timed out (with their team) ranks
+        last and the others are ranked by the current standing as the rules count it.
+        """
+        async with self._lock(match_id):
+            match = await self.get(match_id)
+            if match.status != "active" or not match.row.deadline_at or match.row.deadline_at > self._now():
+                return None
+            seat = match.state.to_move
+            who = match.at_seat(seat)
+            moved = any(m.seat == seat for m in await self.store.moves(match_id))
+            if not moved:
+                result = Result("aborted", (), (),
+                                f"{who.name} never made a first move before the deadline; the match is aborted "
+                                "(unrated).")
+                event = (None, "abort", f"{who.name} never moved")
+            else:
+                result = Result("finished", *standing(match.state, self._side_of(match, seat)),
+                                f"{who.name} ran out of time.")
+                event = (None, "timeout", f"{who.name} ran out of time")
+            if not await self.store.finish(match_id, expected_ply=match.ply, result=result, now=self._now(),
+                                           event=event):
+                return None
+        return await self._finished(match_id)
 
     # ---- reading ---------------------------------------------------------------------------------------------
     async def get(self, match_id: int) -> Match:
@@ -311,6 +435,8 @@ class MatchService:
         if row is None:
             raise NotFound(f"There is no match #{match_id}.")
         match = Match(row, await self.store.participants(match_id))
+        if row.status == "finished":
+            match.rating_changes = await self.ratings.changes(match_id)
         if row.status == "challenge" or all(p.seat is None for p in match.participants):
             return match
         cached = self._replays.get(match_id)
@@ -322,9 +448,10 @@ class MatchService:
         return match
 
     async def matches_of(self, user_id: int, *, guild_id: int, game: str | None = None,
-                         channel_id: int | None = None, statuses: Sequence[str] = ("active",)) -> list[Match]:
+                         channel_id: int | None = None, statuses: Sequence[str] = ("active",),
+                         newest_first: bool = False, limit: int = -1) -> list[Match]:
         ids = await self.store.match_ids_of(user_id, guild_id=guild_id, game=game, channel_id=channel_id,
-                                            statuses=tuple(statuses))
+                                            statuses=tuple(statuses), newest_first=newest_first, limit=limit)
         return [await self.get(i) for i in ids]
 
     async def find_match(self, game: str, user_id: int, *, guild_id: int, channel_id: int,
@@ -357,6 +484,10 @@ class MatchService:
     async def set_card_message(self, match_id: int, message_id: int) -> None:
         await self.store.set_message(match_id, "card_message_id", message_id)
 
+    async def move_to_channel(self, match_id: int, channel_id: int) -> None:
+        """The match continues in another channel (its thread)."""
+        await self.store.set_channel(match_id, channel_id)
+
     async def log_reproduces_position(self, match_id: int) -> bool:
         """Whether replaying the move log reproduces the stored position (the log is the source of truth)."""
         row = await self.store.match(match_id)
@@ -368,7 +499,26 @@ class MatchService:
 
     # ---- internals -------------------------------------------------------------------------------------------
     def _now(self) -> str:
-        return self.clock().astimezone(UTC).isoformat(timespec="seconds")
+        return self._iso(self.clock())
+
+    @staticmethod
+    def _iso(moment: datetime) -> str:
+        """One text form for every stored time, so SQL compares them as strings."""
+        return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+    def _turn_clock(self, row: MatchRow) -> TurnClock:
+        if row.time_per_move is None:
+            return TurnClock(None, None)
+        now = self.clock()
+        return TurnClock(self._iso(now + timedelta(seconds=row.time_per_move)),
+                         self._iso(now + timedelta(seconds=row.time_per_move * REMIND_AT)))
+
+    async def _finished(self, match_id: int) -> Match:
+        """A match that just ended: rate it (once), then hand it out with its rating changes."""
+        match = await self.get(match_id)
+        if match.status == "finished":
+            match.rating_changes = await self.ratings.record(match)
+        return match
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
@@ -411,6 +561,8 @@ class MatchService:
         """Random seats (fixed by the match seed); team games put partners on alternate seats."""
         rng = random.Random(match.row.seed ^ 0x5EA75)
         people = sorted(match.participants, key=lambda p: p.invited_order)
+        if all(p.preset_seat is not None for p in people):   # a rematch
+            return {p.user_id: p.preset_seat for p in people}
         teams = match.game.teams.get(len(people))
         if teams:
             sides = [[p.user_id for p in people if p.team == t] for t in (0, 1)]
@@ -453,21 +605,48 @@ class MatchService:
         for i, move in enumerate(moves):
             state = state.play(move)
             rows.append((match.ply + i + 1, seat, move, state.encode()))
-        winners = tuple(after.winners) if after.is_over else None
+        result = None
+        if after.is_over:
+            result = Result("finished", tuple(after.winners), rank_seats(after, tuple(after.winners)),
+                            after.end_reason())
+        clock = None if after.is_over or after.to_move == seat else self._turn_clock(match.row)
         ok = await self.store.append_turn(
             match.id, expected_ply=match.ply, moves=rows, position=after.encode(),
-            to_move=after.to_move, winners=winners,
-            reason=after.end_reason() if after.is_over else None, now=self._now())
+            to_move=after.to_move, clock=clock, result=result, now=self._now())
+        if ok:
+            self.on_timers_changed()
         if not ok:
             raise StalePosition("The position changed while you were moving — look at the new board "
                                 "and try again.")
 
 
-def standing_winners(state: State, out: set[int]) -> tuple[int, ...]:
-    """Who wins when the seats in ``out`` leave: in two-sided games the other side; otherwise the
-    best score among the rest (the current standing as the rules count it)."""
-    rest = [s for s in range(state.players) if s not in out]
-    if len(rest) == 1 or len(out) * 2 == state.players:
-        return tuple(rest)
+def standing(state: State, out: set[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(winners, ranks) when the seats in ``out`` leave (resign, time out): they rank last; the others
+    are ranked by the current standing as the rules count it (``scores``), ties sharing a rank."""
+    players = state.players
+    rest = [s for s in range(players) if s not in out]
+    if len(rest) == 1 or len(out) * 2 == players:   # two sides: the other side wins
+        return tuple(rest), tuple(1 if s in rest else 2 for s in range(players))
     best = max(state.scores[s] for s in rest)
-    return tuple(s for s in rest if state.scores[s] == best)
+    winners = tuple(s for s in rest if state.scores[s] == best)
+    ranks = list(rank_seats(state, winners, among=rest))
+    last = max(ranks[s] for s in rest) + 1
+    for s in out:
+        ranks[s] = last
+    return winners, tuple(ranks)
+
+
+def rank_seats(state: State, winners: tuple[int, ...], among: Sequence[int] | None = None) -> tuple[int, ...]:
+    """Rank per seat: the winners first, then the others by score (higher is better), ties sharing a rank.
+    Seats outside ``among`` get rank 0 (the caller places them)."""
+    among = list(range(state.players)) if among is None else list(among)
+    key = {s: (s in winners, state.scores[s]) for s in among}
+    ordered = sorted(set(key.values()), reverse=True)
+    return tuple(ordered.index(key[s]) + 1 if s in key else 0 for s in range(state.players))
+
+
+def time_label(seconds: int | None) -> str:
+    if seconds is None:
+        return "casual (no time limit, unrated)"
+    days = seconds / 86400
+    return f"{days:g} day{'s' if days != 1 else ''} per move"

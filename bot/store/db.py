@@ -103,6 +103,6 @@ class Database:
 
 
 def _statements(sql: str) -> list[str]:
-    """Split a migration file into statements (no semicolons inside our literals)."""
-    body = "\n".join(line for line in sql.splitlines() if not line.strip().startswith("--"))
+    """Split a migration file into statements, dropping ``--`` comments (our SQL has no '--' or ';' in literals)."""
+    body = "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
     return [s.strip() for s in body.split(";") if s.strip()]

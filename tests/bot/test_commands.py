@@ -21,7 +21,7 @@ GUILD = 1000
 def make_bot(db: Database, clock, seed: int = 7) -> GameBot:
     config = Config(token=None, database_path=db, dev_guild_id=None, log_level="INFO")
     return GameBot(config, service=MatchService(db, clock=clock, seed_source=random.Random(seed)),
-                   sync_commands=False)
+                   sync_commands=False, run_scheduler=False)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ CREATE TABLE matches (
     guild_id         INTEGER NOT NULL,
     channel_id       INTEGER NOT NULL,
     status           TEXT    NOT NULL CHECK (status IN
-                         ('challenge', 'active', 'finished', 'declined', 'cancelled')),
+                         ('challenge', 'active', 'finished', 'declined', 'cancelled', 'expired', 'aborted')),
     seed             INTEGER NOT NULL,
     ply              INTEGER NOT NULL DEFAULT 0,   -- moves in the log
     turn             INTEGER NOT NULL DEFAULT 0,   -- submissions in the log

@@ -1,0 +1,64 @@
+"""Server settings (time per move, threads, channels) and each player's notification choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.store.db import Database
+
+NOTIFY_CHOICES = ("mention", "dm", "off")
+DEFAULT_TIME_PER_MOVE = 3 * 86400      # seconds: the default when a server has chosen none
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    default_time_per_move: int | None = DEFAULT_TIME_PER_MOVE   # None = casual by default
+    threads: bool = False
+    channels: frozenset[int] = field(default_factory=frozenset)  # empty = every channel
+
+
+class SettingsStore:
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def guild(self, guild_id: int) -> GuildSettings:
+        row = await self.db.fetchone(
+            "SELECT default_time_per_move, threads FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        rows = await self.db.fetchall("SELECT channel_id FROM guild_channels WHERE guild_id = ?", (guild_id,))
+        channels = frozenset(r[0] for r in rows)
+        if row is None:
+            return GuildSettings(channels=channels)
+        seconds = row[0]
+        return GuildSettings(default_time_per_move=seconds or None if seconds is not None else DEFAULT_TIME_PER_MOVE,
+                             threads=bool(row[1]), channels=channels)
+
+    async def update_guild(self, guild_id: int, *, default_time_per_move: int | None = None,
+                           threads: bool | None = None, allow_channel: int | None = None,
+                           remove_channel: int | None = None) -> GuildSettings:
+        """Change what is given; ``default_time_per_move=0`` means casual by default."""
+        async with self.db.transaction() as conn:
+            await conn.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+            if default_time_per_move is not None:
+                await conn.execute("UPDATE guild_settings SET default_time_per_move = ? WHERE guild_id = ?",
+                                   (default_time_per_move, guild_id))
+            if threads is not None:
+                await conn.execute("UPDATE guild_settings SET threads = ? WHERE guild_id = ?",
+                                   (int(threads), guild_id))
+            if allow_channel is not None:
+                await conn.execute("INSERT OR IGNORE INTO guild_channels (guild_id, channel_id) VALUES (?, ?)",
+                                   (guild_id, allow_channel))
+            if remove_channel is not None:
+                await conn.execute("DELETE FROM guild_channels WHERE guild_id = ? AND channel_id = ?",
+                                   (guild_id, remove_channel))
+        return await self.guild(guild_id)
+
+    async def notify(self, user_id: int) -> str:
+        row = await self.db.fetchone("SELECT notify FROM user_settings WHERE user_id = ?", (user_id,))
+        return row[0] if row else "mention"
+
+    async def set_notify(self, user_id: int, choice: str) -> None:
+        if choice not in NOTIFY_CHOICES:
+            raise ValueError(f"notify must be one of {', '.join(NOTIFY_CHOICES)}")
+        async with self.db.transaction() as conn:
+            await conn.execute("INSERT INTO user_settings (user_id, notify) VALUES (?, ?)"
+                               " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify", (user_id, choice))
