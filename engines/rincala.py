@@ -1,0 +1,425 @@
+"""Rincala: sowing stacks of coloured pieces round a ring of eight hollows.
+
+Rules as ../shared/rules/rincala.md specifies them (section numbers R1–R8 and B.x refer to it). The
+project's interpretations, each marked ``INTERPRETATION`` below and stated in ``RULES_TEXT``:
+- R3.4 a full stack (8 pieces) is tested at the moment of each drop, so a lapping sowing skips a hollow
+  it filled earlier in the same sowing;
+- R3.5 the emptied start hollow is an ordinary empty hollow: a lapping sowing drops into it, and that
+  counts as a drop into an empty hollow;
+- house rule: the third time the same position (fields 1–3 of the code) arises at the start of a turn,
+  the game ends and is scored as it stands.
+
+A state is a tuple of eight stacks (strings, bottom → top), one capture string per seat, the seat named by
+field 3 of the position code, the phase, why the game ended (or None) and the counts of the positions seen
+at turn starts (shared between states, never mutated).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from engines.base import Game, IllegalMove, InvalidPosition, State
+
+# --- rule constants ---------------------------------------------------------------------------------------
+HOLLOWS = "ABCDEFGH"                 # clockwise (B.3)
+COLOURS = "RGYW"                     # the capture order of the position code
+VALUES = MappingProxyType({"R": 4, "G": 3, "Y": 2, "W": 1})   # R8
+COLOUR_NAMES = MappingProxyType({"R": "red", "G": "green", "Y": "yellow", "W": "white"})
+PER_COLOUR = 6                       # 24 pieces, six of each colour (B.2)
+START_HEIGHT = 3                     # R1
+FULL = 8                             # R3.4: a stack never exceeds eight pieces
+REPETITIONS = 3                      # house rule: the third occurrence ends the game
+CW, CCW = 1, -1
+DIRECTIONS = {CW: "cw", CCW: "ccw"}
+PHASES = ("first", "again", "turn")
+
+# End reasons (what ``end_reason`` explains).
+END_FOUR, END_STUCK, END_REPETITION = "four", "stuck", "repetition"
+_UNKNOWN = "?"
+
+_MOVE_RE = re.compile(
+    r"^\s*([a-h])\s*(cw|ccw|>|<|clockwise|anticlockwise|counterclockwise|counter-clockwise)\s*$", re.I)
+_STACK_RE = re.compile(r"-|[RGYW]+")
+_CCW_WORDS = {"ccw", "<", "anticlockwise", "counterclockwise", "counter-clockwise"}
+
+
+@dataclass(frozen=True, slots=True)
+class Sowing:
+    """One move worked out on a board: where each piece went and what the mover collects (R3, R5)."""
+
+    start: int
+    direction: int                          # CW or CCW
+    path: tuple[tuple[int, str], ...]       # each hollow passed, in order, with the colour dropped there
+                                            # ('' where a full stack was jumped, R3.4)
+    empty_drops: tuple[int, ...]            # hollows that were empty when their piece arrived (R3.5, R6)
+    captures: tuple[tuple[int, str], ...]   # (hollow, colour) collected after the sowing (R5)
+    board: tuple[str, ...]                  # the stacks after sowing and collecting
+
+    @property
+    def drops(self) -> tuple[tuple[int, str], ...]:
+        return tuple(step for step in self.path if step[1])
+
+    @property
+    def skipped(self) -> tuple[int, ...]:
+        return tuple(h for h, colour in self.path if not colour)
+
+    @property
+    def move(self) -> str:
+        return f"{HOLLOWS[self.start]} {DIRECTIONS[self.direction]}"
+
+    @property
+    def legal(self) -> bool:
+        # R4: at least one piece must land on a stack.
+        return len(self.empty_drops) < len(self.drops)
+
+    @property
+    def ends_turn(self) -> bool:
+        # R6: a capture and/or a drop into an empty hollow ends the turn.
+        return bool(self.captures or self.empty_drops)
+
+
+def sow(board: tuple[str, ...], start: int, direction: int) -> Sowing:
+    """Sow the stack of ``start`` (R3) and collect (R5); the result says whether the move is legal (R4)."""
+    stacks = list(board)
+    hand, stacks[start] = stacks[start], ""          # R3.5: the start hollow is now an ordinary empty one
+    path, empty = [], []
+    pos = start
+    for colour in hand:                             # bottom piece first (R3.2)
+        pos = (pos + direction) % 8
+        while len(stacks[pos]) >= FULL:             # R3.4 INTERPRETATION: tested at each drop
+            path.append((pos, ""))
+            pos = (pos + direction) % 8
+        if not stacks[pos]:
+            empty.append(pos)
+        stacks[pos] += colour
+        path.append((pos, colour))
+    captures = []
+    for i, stack in enumerate(stacks):              # R5: every hollow, after the whole sowing
+        if len(stack) >= 2 and stack[-1] == stack[-2]:
+            captures.append((i, stack[-1]))
+            stacks[i] = stack[:-1]
+    return Sowing(start, direction, tuple(path), tuple(empty), tuple(captures), tuple(stacks))
+
+
+def parse_move(text: str) -> str:
+    """The canonical ``C cw`` / ``C ccw`` of a typed move; accepts ``C>``, ``C<``, ``Ccw``, any case."""
+    m = _MOVE_RE.match(text)
+    if not m:
+        raise IllegalMove(f"'{text.strip()}' is not a move: write a hollow and a direction, like 'C cw' or "
+                          "'C ccw'.")
+    direction = "ccw" if m.group(2).lower() in _CCW_WORDS else "cw"
+    return f"{m.group(1).upper()} {direction}"
+
+
+def one_of_each(board: tuple[str, ...]) -> bool:
+    """R7(a), tested literally: exactly one piece of each of the four colours on the board."""
+    pieces = "".join(board)
+    return len(pieces) == 4 and set(pieces) == set(COLOURS)
+
+
+def points(captured: str) -> int:
+    return sum(VALUES[c] for c in captured)
+
+
+def sort_pieces(pieces: str) -> str:
+    return "".join(sorted(pieces, key=COLOURS.index))
+
+
+class RincalaState(State):
+    __slots__ = ("players", "variant", "board", "captured", "seat", "phase", "_end", "_seen", "_sowings")
+
+    def __init__(self, board: tuple[str, ...], captured: tuple[str, ...], seat: int, phase: str,
+                 seen: dict[tuple, int] | None = None):
+        self.players = len(captured)
+        self.variant = None
+        self.board = board
+        self.captured = captured
+        self.seat = seat              # field 3 of the code, 0-based: the player to move while the game runs
+        self.phase = phase
+        self._end: str | None = _UNKNOWN          # worked out when first asked (see ``end``)
+        self._sowings: dict[str, Sowing] | None = None
+        if seen is None:              # a fresh history (new game or decoded code) holds this position
+            seen = {self._key(): 1} if phase != "again" else {}
+        self._seen = seen
+
+    @property
+    def end(self) -> str | None:
+        """Why the game is over (END_FOUR, END_STUCK, END_REPETITION), or None while it runs."""
+        if self._end is _UNKNOWN:                  # R7: the board alone decides, unless a repetition did
+            self._end = END_FOUR if one_of_each(self.board) else None if self._legal() else END_STUCK
+        return self._end
+
+    # --- contract ---------------------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        return None if self.end else self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(points(c) for c in self.captured)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if not self.end:
+            return ()
+        best = max(self.scores)      # R8: an equal top score is a shared win
+        return tuple(i for i, s in enumerate(self.scores) if s == best)
+
+    def legal_moves(self) -> list[str]:
+        if self.end:
+            return []
+        return sorted(self._legal())
+
+    def play(self, move: str) -> RincalaState:
+        return self._after(self.sowing(move))
+
+    def encode(self) -> str:
+        stacks = "/".join(s or "-" for s in self.board)
+        caps = "/".join(c or "-" for c in self.captured)
+        return f"{stacks} {caps} {self.seat + 1} {self.phase}"
+
+    # --- extras -----------------------------------------------------------------------------------------
+    def sowing(self, move: str) -> Sowing:
+        """What the legal ``move`` does here (drops, skips, captures); the renderer draws it."""
+        if self.end:
+            raise IllegalMove("The game is over.")
+        canonical = parse_move(move)
+        sowing = self._legal().get(canonical)
+        if sowing is None:
+            if not self.board[HOLLOWS.index(canonical[0])]:
+                raise IllegalMove(f"Hollow {canonical[0]} is empty: choose a hollow that holds pieces.")
+            raise IllegalMove(f"{canonical} would drop pieces into empty hollows only; a move must drop at "
+                              "least one piece onto a stack.")
+        return sowing
+
+    def canonical(self, move: str) -> str:
+        return self.sowing(move).move
+
+    def turn_record(self, moves: list[str]) -> str:
+        """``A ccw, D cw — collected green (3 points)``; ``A ccw — must move again`` mid-turn."""
+        state, taken = self, ""
+        for move in moves:
+            sowing = state.sowing(move)
+            taken += "".join(c for _, c in sowing.captures)
+            state = state._after(sowing)
+        record = ", ".join(moves)
+        if taken:
+            counts = Counter(sort_pieces(taken))
+            what = ", ".join(f"{n}× {COLOUR_NAMES[c]}" if n > 1 else COLOUR_NAMES[c] for c, n in counts.items())
+            record += f" — collected {what} ({points(taken)} point{'s' if points(taken) > 1 else ''})"
+        elif state.pending():
+            record += " — must move again"
+        return record
+
+    def describe(self, move: str) -> str:
+        try:
+            sowing = self.sowing(move)
+        except IllegalMove:
+            return ""
+        parts = []
+        if sowing.empty_drops:
+            parts.append("drops into empty " + ", ".join(HOLLOWS[i] for i in sowing.empty_drops))
+        if sowing.captures:
+            parts.append("collects " + ", ".join(c for _, c in sowing.captures))
+        after = self._after(sowing)
+        if after.is_over:
+            parts.append("game ends")
+        elif after.seat == self.seat and after.phase == "again":
+            parts.append("move again")
+        else:
+            parts.append("turn ends")
+        return ", ".join(parts)
+
+    def pending(self) -> str:
+        return "move again" if self.phase == "again" and not self.end else ""
+
+    def end_reason(self) -> str:
+        return {
+            END_FOUR: "Only one piece of each colour is left on the board.",
+            END_STUCK: "No move is possible: every sowing would drop into empty hollows only.",
+            END_REPETITION: "The same position arose for the third time at the start of a turn (house rule).",
+        }.get(self.end or "", "")
+
+    def text_board(self) -> str:
+        lines = []
+        for i, stack in enumerate(self.board):
+            mark = "  (full)" if len(stack) >= FULL else ""
+            lines.append(f"{HOLLOWS[i]}: {stack or '-':<8} {len(stack)}{mark}")
+        for p, caps in enumerate(self.captured):
+            lines.append(f"Player {p + 1}: {points(caps):>2} points  {caps or '-'}")
+        if self.end:
+            lines.append("Game over. " + self.end_reason())
+        else:
+            lines.append(f"Player {self.seat + 1} to move" + (", must move again" if self.pending() else ""))
+        return "\n".join(lines)
+
+    # --- internals --------------------------------------------------------------------------------------
+    def _key(self) -> tuple:
+        # Fields 1–3 of the position code: stacks, captures, player to move.
+        return (self.board, self.captured, self.seat)
+
+    def _legal(self) -> dict[str, Sowing]:
+        if self._sowings is None:
+            found = {}
+            for start, stack in enumerate(self.board):
+                if stack:
+                    for direction in (CW, CCW):
+                        s = sow(self.board, start, direction)
+                        if s.legal:
+                            found[s.move] = s
+            self._sowings = found
+        return self._sowings
+
+    def _after(self, sowing: Sowing) -> RincalaState:
+        mover = self.seat
+        captured = list(self.captured)
+        if sowing.captures:
+            captured[mover] = sort_pieces(captured[mover] + "".join(c for _, c in sowing.captures))
+        nxt = (mover + 1) % self.players
+        if self.phase == "first" or sowing.ends_turn:    # R6: the first turn is exactly one move
+            seat, phase = nxt, "turn"
+        else:
+            seat, phase = mover, "again"                  # R6: forced continuation
+        state = RincalaState(sowing.board, tuple(captured), seat, phase, seen=self._seen)
+        if state.end:                                     # R7: scored now; field 3 names the next player
+            state.seat, state.phase = nxt, "turn"
+        elif phase == "turn":                             # house rule, counted at turn starts only
+            key = state._key()
+            seen = dict(self._seen)
+            seen[key] = seen.get(key, 0) + 1
+            state._seen = seen
+            if seen[key] >= REPETITIONS:
+                state._end = END_REPETITION
+        return state
+
+
+class Rincala(Game):
+    key = "rincala"
+    title = "Rincala"
+    player_counts = (2, 3)
+    variants = ()
+    summary = ("Sow a whole stack round the ring of eight hollows; take the top piece of every stack that "
+               "ends with two of a colour. Red 4, green 3, yellow 2, white 1.")
+    rules_text = """\
+**Rincala** — 2 or 3 players, 24 pieces (six each of red R, green G, yellow Y, white W) in a ring of \
+eight hollows A–H, lettered clockwise.
+
+**Set-up.** Eight stacks of three, dealt at random so that no piece lies directly on one of its own colour. \
+The start player is drawn at random; turns go round in seat order.
+
+**A move** (`C cw` or `C ccw`; also `C>`, `C<`): lift the whole stack of a hollow and drop its pieces one \
+by one, bottom piece first, into the following hollows, clockwise or counter-clockwise. At least one piece \
+must land on a stack: a move that drops into empty hollows only is not allowed. A hollow holding 8 pieces \
+is jumped over.
+- *Our reading:* a hollow's height is checked at each drop, so a long sowing that comes round again also \
+jumps a hollow it filled to 8 itself.
+- *Our reading:* the hollow you lifted the stack from is an ordinary empty hollow; a long sowing that comes \
+round to it drops a piece there, which counts as dropping into an empty hollow.
+
+**Collecting.** After the whole sowing, take the top piece of every stack whose two top pieces have the \
+same colour.
+
+**Move again?** In the very first turn of the game the start player makes exactly one move. Otherwise, \
+if your move collected nothing and dropped nothing into an empty hollow, you must move again; the turn \
+ends as soon as a move does either. You may type several moves at once, separated by commas: `A cw, C ccw`.
+
+**End.** The game ends when exactly one piece of each colour is left on the board, or when the player to \
+move has no legal move. *House rule:* it also ends when the same position (stacks, captures and player to \
+move) comes up for the third time at the start of a turn. Score red 4, green 3, yellow 2, white 1; the \
+highest total wins, and equal top scores share the win.
+"""
+
+    def new(self, players: int = 2, seed: int | None = None, variant: str | None = None) -> RincalaState:
+        if players not in self.player_counts:
+            raise ValueError(f"Rincala is for 2 or 3 players, not {players}.")
+        if variant is not None:
+            raise ValueError("Rincala has no variants.")
+        rng = random.Random(seed)
+        pieces = list(COLOURS * PER_COLOUR)
+        while True:                                   # R1: rejection sampling is uniform over valid deals
+            rng.shuffle(pieces)
+            stacks = tuple("".join(pieces[i:i + START_HEIGHT]) for i in range(0, len(pieces), START_HEIGHT))
+            if all(s[0] != s[1] and s[1] != s[2] for s in stacks):
+                break
+        return RincalaState(stacks, ("",) * players, rng.randrange(players), "first")
+
+    def decode(self, code: str) -> RincalaState:
+        fields = code.strip().split(" ")
+        if len(fields) != 4:
+            raise InvalidPosition("A Rincala position has four fields: stacks, captures, player, phase.")
+        stacks_f, caps_f, player_f, phase = fields
+        stacks = stacks_f.split("/")
+        if len(stacks) != 8:
+            raise InvalidPosition("The first field needs eight stacks, A to H, separated by '/'.")
+        board = []
+        for name, s in zip(HOLLOWS, stacks, strict=True):
+            if not _STACK_RE.fullmatch(s):
+                raise InvalidPosition(f"Hollow {name}: write a stack with R, G, Y, W, or '-' when empty.")
+            if len(s) > FULL:
+                raise InvalidPosition(f"Hollow {name} holds {len(s)} pieces; a stack has at most {FULL}.")
+            board.append("" if s == "-" else s)
+        caps = caps_f.split("/")
+        if len(caps) not in self.player_counts:
+            raise InvalidPosition("The second field lists the captures of 2 or 3 players, separated by '/'.")
+        captured = []
+        for p, c in enumerate(caps, 1):
+            if not _STACK_RE.fullmatch(c):
+                raise InvalidPosition(f"Player {p}'s captures are written with R, G, Y, W, or '-' if none.")
+            captured.append("" if c == "-" else sort_pieces(c))
+        everything = "".join(board) + "".join(captured)
+        for colour in COLOURS:
+            if everything.count(colour) > PER_COLOUR:
+                raise InvalidPosition(f"There are only {PER_COLOUR} {COLOUR_NAMES[colour]} pieces, "
+                                      f"not {everything.count(colour)}.")
+        if not player_f.isdigit() or not 1 <= int(player_f) <= len(caps):
+            raise InvalidPosition(f"The player to move is a number from 1 to {len(caps)}.")
+        if phase not in PHASES:
+            raise InvalidPosition("The phase is 'first', 'again' or 'turn'.")
+        return RincalaState(tuple(board), tuple(captured), int(player_f) - 1, phase)
+
+    def split_turn(self, text: str) -> list[str]:
+        """Several moves in one submission, separated by commas: ``A cw, C ccw``."""
+        return [part.strip() for part in text.split(",") if part.strip()]
+
+    def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
+        """Single moves, or after ``A cw, `` the moves that continue that turn, each with what it does."""
+        *done, partial = typed.split(",") if typed else [""]
+        prefix = []
+        for part in (p.strip() for p in done):
+            if not part:
+                continue
+            try:
+                canonical = parse_move(part)
+                before = state.to_move
+                state = state.play(canonical)
+            except IllegalMove:
+                return []
+            if state.to_move != before:        # the turn is over; nothing more can follow
+                return []
+            prefix.append(canonical)
+        want = partial.strip().lower()
+        try:                                   # a complete lenient form ('c>') matches its canonical move
+            want = parse_move(partial).lower()
+        except IllegalMove:
+            want = re.sub(r"\s+", " ", want)
+        out = []
+        for move in state.legal_moves():
+            if move.lower().startswith(want):
+                value = ", ".join([*prefix, move])
+                note = state.describe(move)
+                out.append((value, f"{value} — {note}" if note else value))
+                if len(out) >= limit:
+                    break
+        return out
+
+
+GAME = Rincala()
+RincalaState.game = GAME
