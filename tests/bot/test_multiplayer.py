@@ -94,3 +94,29 @@ async def test_four_players_play_in_teams_on_alternate_seats(fake, people):
     result_line = next(line for line in text.splitlines() if line.startswith("🏆"))
     winners = set(re.findall(r"<@(\d+)>", result_line.split("—")[0]))
     assert winners in ({"11", "13"}, {"12", "14"})
+
+
+async def test_rincala_three_players_partial_acceptance_and_a_full_game(fake, people):
+    ann, bob, cy, _ = people
+    card = (await fake.slash(ann, "rincala challenge", opponent=bob, opponent2=cy, time=0))[0]
+    assert "casual" in card.text().lower()
+    out = await fake.click(cy, card.button("Accept")["custom_id"], message=card)
+    assert "<@13> ✅" in out[0].text() and "<@12> ⏳" in out[0].text()
+    out = await fake.click(bob, card.button("Accept")["custom_id"], message=out[0])
+    board = out[-1]
+    assert "Player 1: " in board.text() and "Player 3: " in board.text()
+    seen_again = False
+    for _ in range(300):
+        text = board.text()
+        if "🏆" in text or "🤝" in text:
+            break
+        mover = pinged(board, people[:3])
+        choices = await fake.autocomplete(mover, "rincala move", "move", move="")
+        assert all(" — " in c["name"] for c in choices)           # every offered move says what it does
+        board = (await fake.slash(mover, "rincala move", move=choices[0]["value"]))[-1]
+        seen_again |= "move again" in board.text()
+    else:
+        raise AssertionError("the Rincala game did not end")
+    assert seen_again, "the forced continuation was announced at least once"
+    result = next(line for line in board.text().splitlines() if line.startswith(("🏆", "🤝")))
+    assert "points" in result or "pts" in result or "wins" in result
