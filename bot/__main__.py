@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=None, help="fix the random set-up")
     play.add_argument("--out", default="out", help="folder for the board images (default: out/)")
     play.add_argument("--database", default=None, help="SQLite file (default: a temporary one)")
+    rebuild = sub.add_parser("rebuild-ratings", help="recompute every rating from the stored match log")
+    rebuild.add_argument("--guild", type=int, default=None, help="only this server (default: all)")
     args = parser.parse_args(argv)
 
     try:
@@ -43,12 +45,31 @@ def main(argv: list[str] | None = None) -> int:
         from bot.terminal import play_in_terminal
         return asyncio.run(play_in_terminal(args.game, players=args.players, variant=args.variant,
                                             seed=args.seed, out_dir=args.out, database=args.database))
+    if args.command == "rebuild-ratings":
+        return asyncio.run(rebuild_ratings(config.database_path, args.guild))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
     from bot.client import GameBot
     bot = GameBot(config)
     bot.run(config.token, log_handler=None)
+    return 0
+
+
+async def rebuild_ratings(path, guild: int | None) -> int:
+    from bot.ratings import Ratings
+    from bot.store import Database
+
+    db = await Database.open(path)
+    try:
+        ratings = Ratings(db)
+        before = await ratings.snapshot()
+        count = await ratings.rebuild(guild)
+        after = await ratings.snapshot()
+    finally:
+        await db.close()
+    same = "unchanged" if before == after else "changed"
+    print(f"Rebuilt ratings from {count} rated matches in {path}: {len(after)} ratings, {same}.")
     return 0
 
 

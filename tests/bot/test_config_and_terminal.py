@@ -57,3 +57,18 @@ async def test_terminal_mode_plays_through_the_service_and_writes_boards(tmp_pat
     assert len(boards) == 3                         # start, after E4, final
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in boards)
     assert f"Board image: {boards[0]}" in out
+
+
+async def test_rebuild_ratings_script_reports_unchanged_numbers(db_path, service, capsys):
+    from bot.__main__ import rebuild_ratings
+    from tests.conftest import ANN, BOB, CHANNEL, GUILD
+
+    match = await service.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN, opponents=[BOB],
+                                    days_per_move=3)
+    await service.accept(match.id, BOB, guild_id=GUILD)
+    await service.resign(match.id, ANN.user_id, guild_id=GUILD)
+    live = await service.ratings.snapshot()
+    assert await rebuild_ratings(db_path, None) == 0
+    out = capsys.readouterr().out
+    assert "from 1 rated matches" in out and "unchanged" in out
+    assert await service.ratings.snapshot() == live
