@@ -24,6 +24,12 @@ log = logging.getLogger(__name__)
 MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100
 MAX_EMBED_TEXT = 4096
+TIME_RULES = (
+    "A timed match gives each player the chosen days per move; you are reminded when 80 % of your time is "
+    "used. Run out of time and you lose: with two players your opponent wins; with three or four you rank "
+    "last (with your team) and the others are ranked by the current standing as these rules count it. A "
+    "player who never made a first move gets the match aborted, unrated. Casual matches have no clock "
+    "and are unrated. Unanswered challenges expire after a day.")
 TIME_CHOICES = [app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d)
                 for d in TIME_CHOICES_DAYS] + [app_commands.Choice(name="none: casual, unrated", value=0)]
 
@@ -100,6 +106,7 @@ def build_game_group(game: Game) -> app_commands.Group:
     async def rules(interaction: discord.Interaction) -> None:
         embed = discord.Embed(title=f"{game.title} — rules", description=game.rules_text[:MAX_EMBED_TEXT],
                               colour=discord.Colour.blurple())
+        embed.add_field(name="Time limits on this bot", value=TIME_RULES, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     move.autocomplete("move")(_move_autocomplete(game))

@@ -256,3 +256,4 @@ async def test_rules_are_shown_privately_with_the_interpretations(fake, people):
     text = out[0].text()
     assert out[0].ephemeral and "Tintas" in text
     assert "jump" in text.lower() and "connected" in text.lower()
+    assert "ranked by the current standing" in text and "aborted, unrated" in text
