@@ -129,26 +129,50 @@ def _groups(mask: int) -> tuple[int, ...]:
 
 
 GROUPS = tuple(_groups(m) for m in range(512))   # every subset of a face -> its group sizes
+_FACE_CELLS = tuple(FACES[f] for f in FACE_NAMES)
 
 # Canonical move strings, precomputed: SLIDE_PREFIX[src][dst] + NAMES[place].
 SLIDE_PREFIX = tuple(tuple(f"{NAMES[s]}-{NAMES[d]} " for d in range(NCELLS)) for s in range(NCELLS))
 
 
-def _bits(mask: int):
-    while mask:
-        b = mask & -mask
-        yield b.bit_length() - 1
-        mask ^= b
+# Speed tables: the set bits of every byte value, per byte of a 29-bit mask (as indices and as cell names).
+_BYTE_BITS = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+_BITS_AT = tuple(tuple(tuple(8 * k + i for i in _BYTE_BITS[b]) for b in range(256)) for k in range(4))
+_NAMES_AT = tuple(tuple(tuple(NAMES[i] for i in bits if i < NCELLS) for bits in table) for table in _BITS_AT)
+_BASE_MASK = LEVEL_MASK[0]
+
+
+def _platforms(width: int) -> tuple[int, ...]:
+    """For every occupancy of two adjacent rows of ``width`` cells (lower row in the low bits): the cells of the
+    row above them (``width - 1`` cells, one level up) whose 2x2 platform is full."""
+    out = []
+    for m in range(1 << 2 * width):
+        both = m & m >> width
+        out.append(sum(1 << x for x in range(width - 1) if both >> x & 3 == 3))
+    return tuple(out)
+
+
+_PLATFORMS_4, _PLATFORMS_3 = _platforms(4), _platforms(3)
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """The set bits of a cell mask, ascending."""
+    b0, b1, b2, b3 = _BITS_AT
+    return b0[mask & 255] + b1[mask >> 8 & 255] + b2[mask >> 16 & 255] + b3[mask >> 24 & 255]
+
+
+def _bit_names(mask: int) -> tuple[str, ...]:
+    """The names of the cells of a mask, in index order."""
+    n0, n1, n2, n3 = _NAMES_AT
+    return n0[mask & 255] + n1[mask >> 8 & 255] + n2[mask >> 16 & 255] + n3[mask >> 24 & 255]
 
 
 def _playable(occ: int) -> int:
     """Bitmask of the playable points: empty holes, and empty points over a full 2x2 platform. §2.2"""
-    m = ~occ & LEVEL_MASK[0]
-    for i in UPPER:
-        s = SUPPORT[i]
-        if occ & s == s and not occ >> i & 1:
-            m |= 1 << i
-    return m
+    p4, p3 = _PLATFORMS_4, _PLATFORMS_3
+    supported = (p4[occ & 255] << 16 | p4[occ >> 4 & 255] << 19 | p4[occ >> 8 & 255] << 22   # level 2 rows
+                 | p3[occ >> 16 & 63] << 25 | p3[occ >> 19 & 63] << 27)                   # level 3 rows
+    return (_BASE_MASK | supported) & ~occ
 
 
 def _chain(occ: int, src: int) -> list[int]:
@@ -204,6 +228,9 @@ def _cell(token: str, level: int | None = None) -> int:
 
 def parse_turn(text: str) -> tuple[int, int, int]:
     """(src, dst, place) indices of a typed turn, src = dst = -1 without a slide. Lenient forms of §5."""
+    known = _CANONICAL_TURNS.get(text)   # the canonical strings legal_moves() produces: no parsing needed
+    if known is not None:
+        return known
     t = text.strip().lower()
     if t in INDEX:
         return -1, -1, INDEX[t]
@@ -223,6 +250,13 @@ def parse_turn(text: str) -> tuple[int, int, int]:
         return -1, -1, place
     src = _cell(m.group("src"))
     return src, _cell(m.group("dst"), LEVEL[src]), place
+
+
+# Every canonical turn string (placements, and slides between same-level neighbours then a placement) -> its
+# (src, dst, place) triple, exactly what parsing it gives; a speed table for parse_turn.
+_CANONICAL_TURNS: dict[str, tuple[int, int, int]] = {NAMES[p]: (-1, -1, p) for p in range(NCELLS)}
+_CANONICAL_TURNS.update({SLIDE_PREFIX[s][d] + NAMES[p]: (s, d, p)
+                         for s in range(NCELLS) for d in _bits(NEIGHBOURS[s]) for p in range(NCELLS)})
 
 
 def decide_winner(totals: dict[int, int], inner: dict[int, int]) -> int:
@@ -328,12 +362,12 @@ class SpincaState(State):
                 self._moves = []
             else:
                 occ = self.occ
-                moves = [NAMES[p] for p in _bits(_playable(occ))]
+                moves = list(_bit_names(_playable(occ)))
                 for src, dst in self.slides():
                     chain = _chain(occ, src)
                     top = chain[-1] if chain else src
                     prefix = SLIDE_PREFIX[src][dst]
-                    moves.extend(prefix + NAMES[p] for p in _bits(_playable(occ & ~(1 << top) | 1 << dst)))
+                    moves += [prefix + name for name in _bit_names(_playable(occ & ~(1 << top) | 1 << dst))]
                 moves.sort()
                 self._moves = moves
         return list(self._moves)
@@ -463,11 +497,17 @@ class SpincaState(State):
     @property
     def totals(self) -> dict[int, int]:
         """Colour code -> sum of the four face scores."""
-        if self._totals is None:
-            totals = {COLOURS.index(c): 0 for c in self.colours}
-            for f in FACE_NAMES:
-                for c, v in self.face_scores(f).items():
-                    totals[COLOURS.index(c)] += v
+        if self._totals is None:   # face_scores() for every face, without the dicts (a hot path of the AI)
+            board = self.board
+            codes = (1, 2, 3) if self.players == 3 else (1, 2)
+            totals = dict.fromkeys(codes, 0)
+            for cells in _FACE_CELLS:
+                masks = [0, 0, 0, 0]
+                for p, i in enumerate(cells):
+                    masks[board[i]] |= 1 << p
+                for c in codes:
+                    groups = GROUPS[masks[c]]
+                    totals[c] += groups[0] if groups else EMPTY_FACE_SCORE
             self._totals = totals
         return self._totals
 
