@@ -12,6 +12,7 @@ COPY pyproject.toml README.md ./
 COPY engines ./engines
 COPY render ./render
 COPY bot ./bot
+COPY ai ./ai
 RUN pip install --no-cache-dir . \
     && useradd --create-home --uid 10001 player \
     && mkdir -p /data && chown player /data

@@ -1,0 +1,222 @@
+"""Monte Carlo tree search (UCT) over atomic moves, for every game of the engine contract.
+
+One tree node per position. Each node stores the reward *from the point of view of the seat that made the move
+into it* (max-n), so the same code plays 2, 3 and 4 players and teams. Terminal rewards come from
+``state.winners``: one point split among the winning seats, or among the winning teams when the game has teams
+(both partners then score the team's share); a draw (all seats win) is an even share.
+
+A fresh node's children are all generated at once and seeded with ``PRIOR_VISITS`` virtual visits worth the
+game's evaluation of the position after the move (``ai.policies``), so few iterations still play the moves the
+evaluation likes, and many iterations let the playouts overrule it. Playouts use the game's playout step until
+the game ends or the depth cap is reached, where the evaluation estimates the result.
+
+Determinism: all randomness comes from ``random.Random(seed)`` and the ITERATION count is the limit, so a seed
+gives the same turn on any machine. ``time_budget`` is only a safety cap: a search stopped by it has done fewer
+iterations and may choose differently.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Protocol
+
+from ai.policies import Policy, policy_for
+from engines import GAMES, State
+
+LEVELS = (1, 2, 3, 4, 5)
+
+# Iterations per atomic decision, by level. Level 5 is sized per game so that one decision takes about 1.5 s on
+# one core of the 2-core reference machine (measured with bench/bench_ai.py --speed, 2-player start positions);
+# GAME_LEVEL_ITERATIONS overrides the default row where a game is much faster or slower.
+LEVEL_ITERATIONS: dict[int, int] = {1: 30, 2: 150, 3: 500, 4: 1000, 5: 1500}
+GAME_LEVEL_ITERATIONS: dict[str, dict[int, int]] = {
+    "tintas": {2: 200, 3: 800, 4: 3000, 5: 10000},
+    "rincala": {4: 600, 5: 900},
+    "roocala": {5: 1800},
+    "quincala": {2: 100, 3: 200, 4: 320, 5: 450},
+}
+
+PRIOR_VISITS = 2            # virtual visits that carry the evaluation of a freshly generated move
+CANCEL_CHECK_EVERY = 32     # iterations between two looks at the cancel token (it may be a cross-process proxy)
+MAX_TURN_MOVES = 1000       # a guard: no game has turns anywhere near this long
+MIN_FOLLOW_UP = 4           # a later decision of a turn keeps at least iterations // MIN_FOLLOW_UP new iterations
+
+
+class CancelToken(Protocol):
+    def is_set(self) -> bool: ...
+
+
+class GameOverError(ValueError):
+    """choose_turn was asked to move in a finished game."""
+
+
+class SearchCancelled(Exception):
+    """The cancel token was set while searching (for example: the match ended)."""
+
+
+def iterations_for(key: str, level: int) -> int:
+    """The search effort (iterations per atomic decision) of ``level`` in game ``key``."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
+    return GAME_LEVEL_ITERATIONS.get(key, {}).get(level, LEVEL_ITERATIONS[level])
+
+
+def terminal_reward(state: State) -> tuple[float, ...]:
+    """One point split among the winners (among winning teams when the game has teams)."""
+    players = state.players
+    winners = set(state.winners)
+    teams = GAMES[state.game.key].teams.get(players) if state.game.key in GAMES else None
+    if teams:
+        won = [team for team in teams if winners & set(team)]
+        share = 1.0 / len(won)
+        out = [0.0] * players
+        for team in won:
+            for seat in team:
+                out[seat] = share
+        return tuple(out)
+    share = 1.0 / len(winners)
+    return tuple(share if seat in winners else 0.0 for seat in range(players))
+
+
+class Node:
+    """A position in the tree. ``value`` sums the rewards of ``mover``, the seat whose move led here."""
+
+    __slots__ = ("state", "mover", "visits", "value", "children", "terminal", "seen")
+
+    def __init__(self, state: State, mover: int | None):
+        self.state = state
+        self.mover = mover
+        self.visits = 0
+        self.value = 0.0
+        self.children: list[tuple[str, Node]] | None = None
+        self.terminal: tuple[float, ...] | None = terminal_reward(state) if state.is_over else None
+        self.seen = False   # played out once already: the next visit expands it
+
+    def mean(self) -> float:
+        return self.value / self.visits if self.visits else 0.0
+
+
+class Search:
+    """One MCTS over a tree that later decisions of the same turn reuse."""
+
+    def __init__(self, policy: Policy, rng: random.Random, deadline: float, cancel: CancelToken | None):
+        self.policy = policy
+        self.rng = rng
+        self.deadline = deadline
+        self.cancel = cancel
+        self.iterations_done = 0
+
+    def run(self, root: Node, iterations: int) -> None:
+        """Up to ``iterations`` iterations; stops early at the deadline; raises SearchCancelled."""
+        self.expand(root)
+        for i in range(iterations):
+            if i % CANCEL_CHECK_EVERY == 0 and self.cancel is not None and self.cancel.is_set():
+                raise SearchCancelled("search cancelled")
+            if time.perf_counter() >= self.deadline:
+                return
+            self.iterate(root)
+            self.iterations_done += 1
+
+    def iterate(self, root: Node) -> None:
+        path = [root]
+        node = root
+        while node.children is not None and node.terminal is None:
+            node = self.select(node)
+            path.append(node)
+        if node.terminal is not None:
+            reward = node.terminal
+        elif node.seen:
+            self.expand(node)
+            child = self.select(node)
+            path.append(child)
+            reward = child.terminal if child.terminal is not None else self.playout(child.state)
+            child.seen = True
+        else:
+            reward = self.playout(node.state)
+            node.seen = True
+        for n in path:
+            n.visits += 1
+            if n.mover is not None:
+                n.value += reward[n.mover]
+
+    def expand(self, node: Node) -> None:
+        """Generate every child, each with virtual visits worth the evaluation for its mover."""
+        if node.children is not None or node.terminal is not None:
+            return
+        state = node.state
+        me = state.to_move
+        evaluate = self.policy.evaluate
+        children = []
+        for move in state.legal_moves():
+            child = Node(state.play(move), me)
+            prior = child.terminal[me] if child.terminal is not None else evaluate(child.state)[me]
+            child.visits = PRIOR_VISITS
+            child.value = prior * PRIOR_VISITS
+            children.append((move, child))
+        node.children = children
+
+    def select(self, node: Node) -> Node:
+        """UCT: the child with the best mean plus exploration bonus; the first such child on ties."""
+        c = self.policy.exploration
+        log_n = math.log(node.visits + 1)
+        best, best_score = None, -math.inf
+        for _, child in node.children:
+            score = child.value / child.visits + c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    def playout(self, state: State) -> tuple[float, ...]:
+        step, cap, rng = self.policy.step, self.policy.depth_cap, self.rng
+        depth = 0
+        while not state.is_over:
+            if cap is not None and depth >= cap:
+                return self.policy.evaluate(state)
+            state = step(state, rng)
+            depth += 1
+        return terminal_reward(state)
+
+
+def best_child(root: Node) -> tuple[str, Node]:
+    """The move to play: a winning move at once, else the most visited child (better mean on ties)."""
+    me = root.state.to_move
+    for move, child in root.children:
+        if child.terminal is not None and child.terminal[me] >= 1.0:
+            return move, child
+    return max(root.children, key=lambda mc: (mc[1].visits, mc[1].mean()))
+
+
+def choose_turn(state: State, *, level: int, seed: int, time_budget: float = 2.0,
+                cancel: CancelToken | None = None, iterations: int | None = None) -> list[str]:
+    """The canonical atomic moves of one whole turn for ``state.to_move``.
+
+    Searches each atomic decision while the same seat stays to move and the game is not over (so an optional
+    continuation is stopped with ``end`` when the search prefers that, and a forced one is played through).
+    ``iterations`` overrides the level's effort (tests, benchmarks). ``time_budget`` (seconds, whole turn) is a
+    safety cap; once it is spent, the remaining decisions of the turn follow the evaluation alone.
+    Raises GameOverError when the game is over, SearchCancelled when ``cancel`` is set.
+    """
+    if state.is_over:
+        raise GameOverError("The game is over: there is no turn to play.")
+    effort = iterations if iterations is not None else iterations_for(state.game.key, level)
+    search = Search(policy_for(state.game.key), random.Random(seed),
+                    time.perf_counter() + time_budget, cancel)
+    seat = state.to_move
+    root = Node(state, None)
+    moves: list[str] = []
+    while len(moves) < MAX_TURN_MOVES:
+        legal = root.state.legal_moves()
+        if len(legal) == 1:
+            move = legal[0]
+            root = Node(root.state.play(move), None)
+        else:
+            done = max(0, root.visits - PRIOR_VISITS)   # iterations this subtree already had
+            search.run(root, max(effort - done, effort // MIN_FOLLOW_UP))
+            move, root = best_child(root)
+            root.mover = None
+        moves.append(move)
+        if root.state.is_over or root.state.to_move != seat:
+            break
+    return moves

@@ -1,0 +1,147 @@
+"""Strength and speed of the AI (not a test: a full run takes hours).
+
+    python bench/bench_ai.py [--games-list tintas,spinca] [--games 200] [--levels 1,2,3,4,5]
+                             [--time-budget 2.0] [--effort-scale 1.0] [--workers 2] [--players 2]
+    python bench/bench_ai.py --speed [--seconds 3]
+
+Strength: per game, plays the top level against a uniformly random player, the top level against level 1 and
+each level against the one below, seats alternating between games, and prints each pairing's win rate with its
+counts (a shared win or a draw counts half). ``--effort-scale`` multiplies every level's iteration count (a
+reduced run); ``--time-budget`` is the per-turn safety cap of the search.
+
+Speed: per game and player count, random playouts (complete games) per second and atomic plies per second,
+plus MCTS iterations per second of a level-5 search from the start position.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ai.search import LEVELS, choose_turn, iterations_for  # noqa: E402
+from engines import GAMES  # noqa: E402
+
+RANDOM = 0   # the uniformly random player in a pairing
+
+
+def player_name(p: int) -> str:
+    return "random" if p == RANDOM else f"L{p}"
+
+
+def play_turn(state, player: int, rng: random.Random, seed: int, budget: float, scale: float) -> object:
+    """One whole turn by ``player`` (a level, or RANDOM: uniform random atomic moves)."""
+    seat = state.to_move
+    if player == RANDOM:
+        while not state.is_over and state.to_move == seat:
+            state = state.play(rng.choice(state.legal_moves()))
+        return state
+    effort = max(1, round(iterations_for(state.game.key, player) * scale))
+    for move in choose_turn(state, level=player, seed=seed, time_budget=budget, iterations=effort):
+        state = state.play(move)
+    return state
+
+
+def play_game(task: tuple) -> float:
+    """Plays one game; returns the score of player ``a`` (1 win, 0.5 shared win or draw, 0 loss)."""
+    key, players, a, b, index, budget, scale = task
+    game = GAMES[key]
+    variant = game.variants[0] if game.variants else None
+    rng = random.Random(index * 7919 + 17)
+    state = game.new(players=players, seed=1000 + index, variant=variant)
+    a_seat = index % players                       # seats alternate between games
+    turns = 0
+    while not state.is_over:
+        player = a if state.to_move == a_seat else b
+        state = play_turn(state, player, rng, rng.randrange(1 << 30), budget, scale)
+        turns += 1
+    teams = game.teams.get(players)
+    a_seats = next((set(t) for t in teams if a_seat in t), {a_seat}) if teams else {a_seat}
+    winners = set(state.winners)
+    if not winners & a_seats:
+        return 0.0
+    return 1.0 if winners <= a_seats else 0.5
+
+
+def pairings(levels: list[int]) -> list[tuple[int, int]]:
+    top = max(levels)
+    out = [(top, RANDOM), (top, min(levels))]
+    ordered = sorted(levels)
+    out += [(hi, lo) for lo, hi in zip(ordered, ordered[1:], strict=False) if (hi, lo) not in out]
+    return out
+
+
+def run_strength(args) -> None:
+    levels = [int(x) for x in args.levels.split(",")]
+    print(f"# {platform.node()} {platform.python_version()} cpus={os.cpu_count()} workers={args.workers} "
+          f"games/pairing={args.games} time_budget={args.time_budget}s effort_scale={args.effort_scale} "
+          f"players={args.players}", flush=True)
+    print(f"{'game':10} {'pairing':14} {'score':>7} {'W':>4} {'D':>4} {'L':>4} {'n':>4} {'time':>7}", flush=True)
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(args.workers) as pool:
+        for key in args.games_list.split(","):
+            players = args.players if args.players in GAMES[key].player_counts else 2
+            for a, b in pairings(levels):
+                start = time.perf_counter()
+                tasks = [(key, players, a, b, i, args.time_budget, args.effort_scale) for i in range(args.games)]
+                results = pool.map(play_game, tasks, chunksize=1)
+                w, d = results.count(1.0), results.count(0.5)
+                n = len(results)
+                score = (w + 0.5 * d) / n
+                print(f"{key:10} {player_name(a) + ' v ' + player_name(b):14} {score:7.1%} {w:4} {d:4} "
+                      f"{n - w - d:4} {n:4} {time.perf_counter() - start:6.0f}s", flush=True)
+
+
+def run_speed(args) -> None:
+    print(f"# {platform.node()} {platform.python_version()} one core; random playouts from new(seed)")
+    print(f"{'game':10} {'p':>2} {'variant':8} {'playouts/s':>10} {'plies/s':>9} {'plies':>6} {'L5 it/s':>8}")
+    for key in args.games_list.split(","):
+        game = GAMES[key]
+        for players in game.player_counts:
+            for variant in game.variants or (None,):
+                rng = random.Random(1)
+                n = plies = 0
+                start = time.perf_counter()
+                while time.perf_counter() - start < args.seconds:
+                    state = game.new(players=players, seed=rng.randrange(1 << 30), variant=variant)
+                    while not state.is_over:
+                        state = state.play(rng.choice(state.legal_moves()))
+                        plies += 1
+                    n += 1
+                elapsed = time.perf_counter() - start
+                iters = iterations_for(key, 5)
+                state = game.new(players=players, seed=3, variant=variant)
+                start = time.perf_counter()
+                choose_turn(state, level=5, seed=1, time_budget=60.0, iterations=iters)
+                its = iters / (time.perf_counter() - start)
+                print(f"{key:10} {players:2} {variant or '-':8} {n / elapsed:10.0f} {plies / elapsed:9.0f} "
+                      f"{plies / n:6.0f} {its:8.0f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--speed", action="store_true", help="measure playouts per second instead")
+    parser.add_argument("--seconds", type=float, default=3.0, help="--speed: seconds per game")
+    parser.add_argument("--games-list", default=",".join(GAMES), help="comma-separated game keys")
+    parser.add_argument("--games", type=int, default=200, help="games per pairing")
+    parser.add_argument("--levels", default=",".join(map(str, LEVELS)), help="levels to compare, e.g. 1,3,5")
+    parser.add_argument("--time-budget", type=float, default=2.0, help="per-turn safety cap (seconds)")
+    parser.add_argument("--effort-scale", type=float, default=1.0, help="multiply every level's iterations")
+    parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
+    parser.add_argument("--players", type=int, default=2, help="players per game where the game allows it")
+    args = parser.parse_args()
+    if args.speed:
+        run_speed(args)
+    else:
+        run_strength(args)
+
+
+if __name__ == "__main__":
+    main()
