@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=None, help="fix the random set-up")
     play.add_argument("--out", default="out", help="folder for the board images (default: out/)")
     play.add_argument("--database", default=None, help="SQLite file (default: a temporary one)")
+    play.add_argument("--bots", type=int, default=0, help="seats the bot plays (default: none)")
+    play.add_argument("--level", type=int, default=3, choices=range(1, 6), help="the bot's level, 1-5")
     rebuild = sub.add_parser("rebuild-ratings", help="recompute every rating from the stored match log")
     rebuild.add_argument("--guild", type=int, default=None, help="only this server (default: all)")
     args = parser.parse_args(argv)
@@ -44,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "play":
         from bot.terminal import play_in_terminal
         return asyncio.run(play_in_terminal(args.game, players=args.players, variant=args.variant,
-                                            seed=args.seed, out_dir=args.out, database=args.database))
+                                            seed=args.seed, out_dir=args.out, database=args.database,
+                                            bots=args.bots, level=args.level))
     if args.command == "rebuild-ratings":
         return asyncio.run(rebuild_ratings(config.database_path, args.guild))
     if not config.token:

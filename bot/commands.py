@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot import community, messages, notify
 from bot.replies import jump_url, mention, tell
-from bot.service import TIME_CHOICES_DAYS, Match, ServiceError
+from bot.service import AI_LEVELS, TIME_CHOICES_DAYS, Match, ServiceError, ai_people
 from bot.views import person, resign_view, send_challenge_card
 from engines import GAMES, Game
 
@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100
 MAX_EMBED_TEXT = 4096
+DEFAULT_LEVEL = 3
+LEVEL_CHOICES = [app_commands.Choice(name=f"level {n}" + {1: " (gentle)", 5: " (my best)"}.get(n, ""), value=n)
+                 for n in AI_LEVELS]
 TIME_RULES = (
     "A timed match gives each player the chosen days per move; you are reminded when 80 % of your time is "
     "used. Run out of time and you lose: with two players your opponent wins; with three or four you rank "
@@ -60,6 +63,7 @@ def build_game_group(game: Game) -> app_commands.Group:
     group = app_commands.Group(name=game.key, description=f"Play {game.title}: {game.summary}"[:100],
                                guild_only=True)
     _add_challenge(group, game)
+    _add_vs_bot(group, game)
 
     @group.command(name="move", description=f"Play your {game.title} turn (autocomplete lists legal turns)")
     @app_commands.describe(move="Your whole turn, as the autocomplete shows it",
@@ -115,6 +119,48 @@ def build_game_group(game: Game) -> app_commands.Group:
     return group
 
 
+async def _start_against_bot(interaction: discord.Interaction, match: Match) -> None:
+    await interaction.response.defer(thinking=True)
+    text = f"The match begins!\n{messages.seat_line(match, mention)}\n{messages.to_move_text(match, mention)}"
+    await notify.post_board(interaction.client, match, text, notify.followup(interaction))
+
+
+def _add_vs_bot(group: app_commands.Group, game: Game) -> None:
+    most = max(game.player_counts)
+    params = [_option("level", int)]
+    descriptions = {"level": "How strong I play: 1 (gentle) to 5 (my best)"}
+    choices: dict[str, list] = {"level": LEVEL_CHOICES}
+    if most > 2:
+        params.append(_option("bots", int | None, None))
+        descriptions["bots"] = "How many seats I fill (default 1): one human can play a full table"
+        choices["bots"] = [app_commands.Choice(name=f"{n - 1} bot{'s' if n > 2 else ''} ({n} players)", value=n - 1)
+                           for n in game.player_counts]
+    if len(game.variants) > 1:
+        params.append(_option(game.variant_option, str | None, None))
+        descriptions[game.variant_option] = f"Which {game.title}"
+        choices[game.variant_option] = [app_commands.Choice(name=game.variant_labels.get(v, v), value=v)
+                                        for v in game.variants]
+
+    async def vs_bot(interaction: discord.Interaction, **options) -> None:
+        try:
+            match = await interaction.client.service.challenge_bot(
+                game.key, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                player=person(interaction.user), level=options["level"], bots=options.get("bots") or 1,
+                variant=options.get(game.variant_option),
+                parent_channel_id=getattr(interaction.channel, "parent_id", None))
+        except ServiceError as exc:
+            await tell(interaction, str(exc))
+            return
+        await _start_against_bot(interaction, match)
+
+    _with_signature(vs_bot, params)
+    command = app_commands.Command(name="vs-bot", description=f"Play {game.title} against me, the bot (unrated)",
+                                   callback=vs_bot)
+    app_commands.describe(**descriptions)(command)
+    app_commands.choices(**choices)(command)
+    group.add_command(command)
+
+
 def _add_challenge(group: app_commands.Group, game: Game) -> None:
     most = max(game.player_counts)
     params = [_option("opponent", discord.User)]
@@ -125,9 +171,11 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
     if game.teams:
         params.append(_option("partner", discord.User | None, None))
         descriptions["partner"] = "Your team-mate, one of the players you challenge (team games)"
+    params.append(_option("level", int | None, None))
+    descriptions["level"] = "When you challenge me, the bot: how strong I play (1-5, default 3)"
     params.append(_option("time", int | None, None))
     descriptions["time"] = "Days per move (default: the server's choice); none = casual and unrated"
-    choices = {"time": TIME_CHOICES}
+    choices = {"time": TIME_CHOICES, "level": LEVEL_CHOICES}
     if len(game.variants) > 1:
         params.append(_option(game.variant_option, str | None, None))
         descriptions[game.variant_option] = f"Which {game.title} (default: "\
@@ -140,10 +188,23 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
         opponents = [o for o in opponents if o is not None]
         partner = options.get("partner")
         channel = interaction.channel
+        me = interaction.client.user
+        mine = [o for o in opponents if me is not None and o.id == me.id]
+        people = [person(o) for o in opponents if not mine or o.id != me.id]
+        if mine:   # challenging the bot itself: it takes that seat (or several, named once each)
+            people += ai_people(options.get("level") or DEFAULT_LEVEL, len(mine))
         try:
+            if mine and not people[:-len(mine)]:
+                match = await interaction.client.service.challenge_bot(
+                    game.key, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                    player=person(interaction.user), level=options.get("level") or DEFAULT_LEVEL,
+                    bots=len(mine), variant=options.get(game.variant_option),
+                    parent_channel_id=getattr(channel, "parent_id", None))
+                await _start_against_bot(interaction, match)
+                return
             match = await interaction.client.service.challenge(
                 game.key, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                challenger=person(interaction.user), opponents=[person(o) for o in opponents],
+                challenger=person(interaction.user), opponents=people,
                 variant=options.get(game.variant_option), partner=person(partner) if partner else None,
                 days_per_move=options.get("time"), parent_channel_id=getattr(channel, "parent_id", None))
         except ServiceError as exc:

@@ -26,11 +26,13 @@ def to_notify(match: Match) -> list[ParticipantRow]:
     return [who] if who else []
 
 
-async def post_board(client: discord.Client, match: Match, text: str, send: Send) -> discord.Message:
-    """Render (off the loop) and post the board with ``send``; ping or DM the players concerned."""
+async def post_board(client: discord.Client, match: Match, text: str, send: Send, *,
+                     continue_bot: bool = True) -> discord.Message:
+    """Render (off the loop) and post the board with ``send``; ping or DM the players concerned; if the bot
+    is to move, it starts thinking (``continue_bot=False`` when the bot's own loop posts the board)."""
     service = client.service
     file = await render_board(match)
-    prefs = {p.user_id: await service.settings.notify(p.user_id) for p in to_notify(match)}
+    prefs = {p.user_id: "off" if p.is_ai else await service.settings.notify(p.user_id) for p in to_notify(match)}
     pinged = [p for p in to_notify(match) if prefs[p.user_id] == "mention"]
     msg = await send(content=" ".join(mention(p) for p in pinged) or None, embed=board_embed(match, text),
                      file=file, view=views.board_view(match),
@@ -38,7 +40,11 @@ async def post_board(client: discord.Client, match: Match, text: str, send: Send
     await service.set_board_message(match.id, msg.id)
     link = jump_url(match.row.guild_id, match.row.channel_id, msg.id)
     note = messages.result_text(match) if match.status != "active" else "It is your move."
+    if continue_bot and match.ai_to_move is not None:
+        client.start_bot_turns(match.id)
     for p in to_notify(match):
+        if p.is_ai:
+            continue
         if prefs[p.user_id] == "dm":
             await direct_message(client, match, p, f"{messages.board_caption(match)}\n{note}\n{link}",
                                  fallback=note)

@@ -23,7 +23,8 @@ COLOUR_ERROR = discord.Colour.red()
 
 
 def mention(p: ParticipantRow) -> str:
-    return f"<@{p.user_id}>"
+    """A ping for a person; the bot's own seats are named in bold instead."""
+    return f"**{p.name}**" if p.is_ai else f"<@{p.user_id}>"
 
 
 def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:

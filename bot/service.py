@@ -60,6 +60,19 @@ class Person:
     user_id: int
     name: str
     is_bot: bool = False
+    ai_level: int | None = None       # a seat the bot's AI plays
+
+
+AI_LEVELS = (1, 2, 3, 4, 5)
+AI_MATCHES_RATED = False   # the bot's fixed strength would make ratings farmable, and it is no server member
+
+
+def ai_people(level: int, count: int) -> list[Person]:
+    """The bot's seats: negative user ids (never Discord's), one name per seat."""
+    if level not in AI_LEVELS:
+        raise NotAllowed(f"The bot plays at level 1 to 5, not {level}.")
+    names = ["Bot"] if count == 1 else [f"Bot {chr(ord('A') + i)}" for i in range(count)]
+    return [Person(-(i + 1), f"{n} (level {level})", True, level) for i, n in enumerate(names)]
 
 
 @dataclass
@@ -115,6 +128,12 @@ class Match:
         return next(p for p in self.participants if p.seat == seat)
 
     @property
+    def ai_to_move(self) -> ParticipantRow | None:
+        """The bot's seat when the bot is to move."""
+        who = self.to_move_user
+        return who if who is not None and who.is_ai else None
+
+    @property
     def to_move_user(self) -> ParticipantRow | None:
         if self.state is None or self.state.to_move is None or self.row.status != "active":
             return None
@@ -158,6 +177,7 @@ class MatchService:
         self.ratings = Ratings(db)
         self.clock = clock
         self.on_timers_changed: Callable[[], None] = lambda: None   # the scheduler wakes up on it
+        self.on_match_ended: Callable[[int], None] = lambda match_id: None   # the AI stops thinking on it
         self._seeds = seed_source or random.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
         # match id -> (ply, (state, previous, last turn)): replaying the log once per ply is enough
@@ -180,7 +200,10 @@ class MatchService:
         if server.channels and channel_id not in server.channels and parent_channel_id not in server.channels:
             where = ", ".join(f"<#{c}>" for c in sorted(server.channels))
             raise NotAllowed(f"Games are played in {where} on this server.")
-        if days_per_move is None:
+        against_ai = any(o.ai_level is not None for o in opponents)
+        if against_ai and not AI_MATCHES_RATED:
+            seconds = None   # casual: no clock and no rating against the bot
+        elif days_per_move is None:
             seconds = server.default_time_per_move
         elif days_per_move == 0:
             seconds = None
@@ -194,8 +217,9 @@ class MatchService:
             raise NotAllowed("You cannot challenge yourself — pick someone else.")
         if len(set(ids)) != len(ids):
             raise NotAllowed("Each opponent can only be named once.")
-        if any(o.is_bot for o in opponents):
-            raise NotAllowed("Bots cannot play here — challenge a person.")
+        if challenger.is_bot or any(o.is_bot and o.ai_level is None for o in opponents):
+            raise NotAllowed(f"Other bots cannot play here — challenge a person, or play me with /{game_key} "
+                             "vs-bot.")
         if len(people) not in game.player_counts:
             allowed = " or ".join(str(n) for n in game.player_counts)
             raise NotAllowed(f"{game.title} is played by {allowed} players, not {len(people)}.")
@@ -224,10 +248,29 @@ class MatchService:
             seed=self._seeds.randrange(1 << 31), created_by=challenger.user_id, now=self._now(),
             expires_at=self._iso(self.clock() + CHALLENGE_LIFETIME), time_per_move=seconds,
             rematch_of=rematch_of.id if rematch_of else None,
-            people=[(p.user_id, p.name, team_of[p.user_id] if team_of else None, preset.get(p.user_id))
+            people=[(p.user_id, p.name, team_of[p.user_id] if team_of else None, preset.get(p.user_id), p.ai_level)
                     for p in people])
+        match = await self.get(row_id)
+        if all(p.accepted for p in match.participants):   # only the bot was challenged: it accepts at once
+            await self.store.start(row_id, self._start_for(match), now=self._now())
+            match = await self.get(row_id)
         self.on_timers_changed()
-        return await self.get(row_id)
+        return match
+
+    async def challenge_bot(self, game_key: str, *, guild_id: int, channel_id: int, player: Person, level: int,
+                            bots: int = 1, variant: str | None = None, parent_channel_id: int | None = None) -> Match:
+        """A match against the bot, which fills ``bots`` seats (a team-mate first in a team game)."""
+        game = GAMES.get(game_key)
+        if game is None:
+            raise NotFound(f"There is no game called {game_key!r}.")
+        if bots + 1 not in game.player_counts:
+            allowed = " or ".join(str(n - 1) for n in game.player_counts)
+            raise NotAllowed(f"{game.title} against the bot takes {allowed} bot seat(s), not {bots}.")
+        seats = ai_people(level, bots)
+        partner = seats[0] if game.teams.get(bots + 1) else None
+        return await self.challenge(game_key, guild_id=guild_id, channel_id=channel_id, challenger=player,
+                                    opponents=seats, variant=variant, partner=partner,
+                                    parent_channel_id=parent_channel_id)
 
     async def rematch(self, match_id: int, person: Person, *, guild_id: int) -> Match:
         """The same players again, seats rotated; the one who asks is the challenger."""
@@ -261,11 +304,7 @@ class MatchService:
             if me.accepted:
                 raise NotAllowed("You have already accepted; waiting for the others.")
             waiting = [p for p in match.participants if not p.accepted and p.user_id != person.user_id]
-            start = None
-            if not waiting:
-                row = match.row
-                state = match.game.new(players=row.players, seed=row.seed, variant=row.variant)
-                start = Start(self._seat_order(match), state.encode(), state.to_move, self._turn_clock(row))
+            start = None if waiting else self._start_for(match)
             ok = await self.store.accept(match_id, person.user_id, person.name, start=start, now=self._now())
             if not ok:
                 raise StalePosition("This challenge was answered in the meantime.")
@@ -293,7 +332,7 @@ class MatchService:
         return await self.get(match_id)
 
     # ---- play ------------------------------------------------------------------------------------------------
-    async def submit_turn(self, match_id: int, user_id: int, text: str, *, guild_id: int,
+    async def submit_turn(self, match_id: int, user_id: int, text: str | list[str], *, guild_id: int,
                           expected_ply: int | None = None) -> TurnResult:
         """Play a whole submission (all moves or none) and store it in one guarded transaction.
 
@@ -326,13 +365,13 @@ class MatchService:
         return TurnResult(new, seat, moves, before.turn_record(moves), pending)
 
     @staticmethod
-    def play_turn(state: State, seat: int, text: str) -> tuple[list[str], State]:
+    def play_turn(state: State, seat: int, text: str | list[str]) -> tuple[list[str], State]:
         """The canonical moves of one submission and the state after them; BadMove names the rule broken.
 
         A submission never leaves an optional continuation hanging: when the player is still to move and
         ``end`` is legal afterwards, ``end`` is played for them (ENGINES.md, "a submission is a turn").
         """
-        tokens = state.game.split_turn(text)
+        tokens = state.game.split_turn(text) if isinstance(text, str) else list(text)   # typed, or moves
         if not tokens:
             raise BadMove("Type a move — the autocomplete lists the legal ones.")
         played: list[str] = []
@@ -378,7 +417,7 @@ class MatchService:
             if not await self.store.finish(match_id, expected_ply=match.ply, result=result, now=self._now(),
                                            event=(actor_id, "abort", reason or "admin abort")):
                 raise StalePosition("The position changed in the meantime; try again.")
-        return await self.get(match_id)
+        return await self._finished(match_id)
 
     # ---- the clock (called by the scheduler) --------------------------------------------------------------
     async def due(self) -> dict[str, list[int]]:
@@ -506,6 +545,11 @@ class MatchService:
         """One text form for every stored time, so SQL compares them as strings."""
         return moment.astimezone(UTC).isoformat(timespec="seconds")
 
+    def _start_for(self, match: Match) -> Start:
+        row = match.row
+        state = match.game.new(players=row.players, seed=row.seed, variant=row.variant)
+        return Start(self._seat_order(match), state.encode(), state.to_move, self._turn_clock(row))
+
     def _turn_clock(self, row: MatchRow) -> TurnClock:
         if row.time_per_move is None:
             return TurnClock(None, None)
@@ -518,6 +562,7 @@ class MatchService:
         match = await self.get(match_id)
         if match.status == "finished":
             match.rating_changes = await self.ratings.record(match)
+        self.on_match_ended(match_id)
         return match
 
     def _lock(self, match_id: int) -> asyncio.Lock:

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot import messages
-from bot.service import MatchService, Person, ServiceError
+from bot.ai_player import AIPlayer
+from bot.service import MatchService, Person, ServiceError, ai_people
 from bot.store import Database
 from engines import GAMES
 from render import board_png
@@ -26,9 +27,11 @@ HELP = "Type a move (or a whole turn), 'moves' to list the legal ones, 'resign',
 
 async def play_in_terminal(game_key: str, *, players: int | None = None, variant: str | None = None,
                            seed: int | None = None, out_dir: str = "out", database: str | None = None,
+                           bots: int = 0, level: int = 3,
                            read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> int:
+    """Local seats at one keyboard; ``bots`` of the seats are played by the bot at ``level``."""
     game = GAMES[game_key]
-    players = players or min(game.player_counts)
+    players = players or max(min(game.player_counts), bots + 1)
     if players not in game.player_counts:
         write(f"{game.title} is played by {' or '.join(map(str, game.player_counts))} players.")
         return 2
@@ -40,22 +43,24 @@ async def play_in_terminal(game_key: str, *, players: int | None = None, variant
         try:
             seeds = random.Random(seed) if seed is not None else None
             service = MatchService(db, seed_source=seeds)
-            return await _play(service, game_key, players, variant, Path(out_dir), read, write)
+            return await _play(service, game_key, players, variant, Path(out_dir), read, write, bots, level)
         finally:
             await db.close()
 
 
 async def _play(service: MatchService, game_key: str, players: int, variant: str | None, out: Path,
-                read: Callable[[str], str], write: Callable[[str], None]) -> int:
+                read: Callable[[str], str], write: Callable[[str], None], bots: int, level: int) -> int:
     game = GAMES[game_key]
-    people = [Person(i + 1, f"Player {i + 1}") for i in range(players)]
+    humans = [Person(i + 1, f"Player {i + 1}") for i in range(players - bots)]
+    people = humans + ai_people(level, bots) if bots else humans
     teams = game.teams.get(players)
     partner = people[teams[0][1]] if teams else None
     place = {"guild_id": TERMINAL_GUILD, "channel_id": TERMINAL_CHANNEL}
     match = await service.challenge(game_key, **place, challenger=people[0], opponents=people[1:],
-                                    variant=variant, partner=partner)
-    for p in people[1:]:
+                                    variant=variant, partner=partner, days_per_move=0)
+    for p in humans[1:]:
         match = await service.accept(match.id, p, guild_id=TERMINAL_GUILD)
+    bot = AIPlayer(service)
     out.mkdir(parents=True, exist_ok=True)
     write(f"{game.title} — {game.summary}")
     write(messages.seat_line(match))
@@ -78,6 +83,13 @@ async def _play(service: MatchService, game_key: str, players: int, variant: str
         if match.status != "active":
             write(messages.result_text(match))
             return 0
+        if match.ai_to_move is not None:
+            write(f"{match.ai_to_move.name} is thinking…")
+            async for result in bot.turns(match.id):
+                match = result.match
+                text = f"{messages.turn_text(result)}\n{messages.to_move_text(match, pending=result.pending)}"
+                break   # draw this position before the bot (or a person) moves again
+            continue
         who = match.to_move_user
         try:
             line = read(f"{who.name}> ").strip()

@@ -59,6 +59,11 @@ class ParticipantRow:
     accepted: bool
     seat: int | None
     preset_seat: int | None = None
+    ai_level: int | None = None          # a seat the bot plays, at this level
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
 
 
 @dataclass(frozen=True)
@@ -101,8 +106,9 @@ class MatchStore:
     async def create_challenge(self, *, game: str, variant: str | None, players: int, guild_id: int,
                                channel_id: int, seed: int, created_by: int, now: str, expires_at: str,
                                time_per_move: int | None, rematch_of: int | None,
-                               people: Sequence[tuple[int, str, int | None, int | None]]) -> int:
-        """A new open challenge; ``people`` is (user id, name, team, preset seat), the challenger first."""
+                               people: Sequence[tuple[int, str, int | None, int | None, int | None]]) -> int:
+        """A new open challenge; ``people`` is (user id, name, team, preset seat, AI level), the challenger
+        first. The challenger and AI seats have accepted already."""
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "INSERT INTO matches (game, variant, players, guild_id, channel_id, status, seed, created_by,"
@@ -112,10 +118,10 @@ class MatchStore:
                  rematch_of))
             match_id = cur.lastrowid
             await conn.executemany(
-                "INSERT INTO participants (match_id, user_id, name, invited_order, team, preset_seat, accepted)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(match_id, uid, name, i, team, preset, int(i == 0))
-                 for i, (uid, name, team, preset) in enumerate(people)])
+                "INSERT INTO participants (match_id, user_id, name, invited_order, team, preset_seat, ai_level,"
+                " accepted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(match_id, uid, name, i, team, preset, level, int(i == 0 or level is not None))
+                 for i, (uid, name, team, preset, level) in enumerate(people)])
         return match_id
 
     async def accept(self, match_id: int, user_id: int, name: str, *, start: Start | None, now: str) -> bool:
@@ -128,12 +134,24 @@ class MatchStore:
             if cur.rowcount != 1:
                 return False
             if start is not None:
-                await conn.executemany("UPDATE participants SET seat = ? WHERE match_id = ? AND user_id = ?",
-                                       [(seat, match_id, uid) for uid, seat in start.seats.items()])
-                await conn.execute(
-                    "UPDATE matches SET status = 'active', started_at = ?, position = ?, to_move = ?,"
-                    " deadline_at = ?, remind_at = ?, expires_at = NULL WHERE id = ?",
-                    (now, start.position, start.to_move, start.clock.deadline_at, start.clock.remind_at, match_id))
+                await self._start(conn, match_id, start, now)
+        return True
+
+    async def start(self, match_id: int, start: Start, *, now: str) -> bool:
+        """Start a challenge everyone has already accepted (a match against the bot)."""
+        async with self.db.transaction() as conn:
+            return await self._start(conn, match_id, start, now)
+
+    @staticmethod
+    async def _start(conn, match_id: int, start: Start, now: str) -> bool:
+        cur = await conn.execute(
+            "UPDATE matches SET status = 'active', started_at = ?, position = ?, to_move = ?, deadline_at = ?,"
+            " remind_at = ?, expires_at = NULL WHERE id = ? AND status = 'challenge'",
+            (now, start.position, start.to_move, start.clock.deadline_at, start.clock.remind_at, match_id))
+        if cur.rowcount != 1:
+            return False
+        await conn.executemany("UPDATE participants SET seat = ? WHERE match_id = ? AND user_id = ?",
+                               [(seat, match_id, uid) for uid, seat in start.seats.items()])
         return True
 
     async def close_challenge(self, match_id: int, status: str, *, now: str) -> bool:
@@ -241,9 +259,9 @@ class MatchStore:
 
     async def participants(self, match_id: int) -> list[ParticipantRow]:
         rows = await self.db.fetchall(
-            "SELECT user_id, name, invited_order, team, accepted, seat, preset_seat FROM participants"
+            "SELECT user_id, name, invited_order, team, accepted, seat, preset_seat, ai_level FROM participants"
             " WHERE match_id = ? ORDER BY invited_order", (match_id,))
-        return [ParticipantRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6]) for r in rows]
+        return [ParticipantRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7]) for r in rows]
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self.db.fetchall(

@@ -21,7 +21,7 @@ GUILD = 1000
 def make_bot(db: Database, clock, seed: int = 7) -> GameBot:
     config = Config(token=None, database_path=db, dev_guild_id=None, log_level="INFO")
     return GameBot(config, service=MatchService(db, clock=clock, seed_source=random.Random(seed)),
-                   sync_commands=False, run_scheduler=False)
+                   sync_commands=False, run_scheduler=False, ai_processes=0)
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ async def test_challenge_card_shows_game_players_rules_and_buttons(fake, people)
     assert "<@12>" in card.content and 12 in card.mentions
 
 
-@pytest.mark.parametrize("who, message", [("self", "cannot challenge yourself"), ("bot", "Bots cannot play")])
+@pytest.mark.parametrize("who, message", [("self", "cannot challenge yourself"), ("bot", "Other bots cannot play")])
 async def test_challenging_yourself_or_a_bot_is_refused(fake, people, who, message):
     ann = people[0]
     target = ann if who == "self" else fake.user(99, "Robo", bot=True)

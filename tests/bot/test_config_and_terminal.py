@@ -72,3 +72,21 @@ async def test_rebuild_ratings_script_reports_unchanged_numbers(db_path, service
     out = capsys.readouterr().out
     assert "from 1 rated matches" in out and "unchanged" in out
     assert await service.ratings.snapshot() == live
+
+
+async def test_terminal_mode_can_seat_the_bot(tmp_path):
+    lines: list[str] = []
+    asked = []
+
+    def read(prompt: str) -> str:
+        assert prompt.startswith("Player 1")          # the bot never asks the keyboard
+        asked.append(prompt)
+        if sum("Bot (level 1) played" in line for line in lines) >= 2 or len(asked) > 30:
+            return "resign"
+        return "E4" if not any("played" in line for line in lines) else "n"   # a placement, then slides
+
+    code = await play_in_terminal("tintas", seed=2, out_dir=str(tmp_path), bots=1, level=1, read=read,
+                                  write=lines.append)
+    out = "\n".join(lines)
+    assert code == 0
+    assert out.count("Bot (level 1) played") >= 2 and "resigned" in out

@@ -25,7 +25,7 @@ async def started(service):
 
 @pytest.mark.parametrize("opponents, message", [
     ([ANN], "cannot challenge yourself"),
-    ([Person(99, "Robo", is_bot=True)], "Bots cannot play"),
+    ([Person(99, "Robo", is_bot=True)], "Other bots cannot play"),
     ([BOB, CY], "played by 2 players"),
 ])
 async def test_bad_challenges_are_refused(service, opponents, message):

@@ -1,0 +1,2 @@
+-- Seats played by the bot's AI: a level instead of a person (their user ids are negative, never Discord's).
+ALTER TABLE participants ADD COLUMN ai_level INTEGER;
