@@ -135,11 +135,7 @@ def _add_vs_bot(group: app_commands.Group, game: Game) -> None:
         descriptions["bots"] = "How many seats I fill (default 1): one human can play a full table"
         choices["bots"] = [app_commands.Choice(name=f"{n - 1} bot{'s' if n > 2 else ''} ({n} players)", value=n - 1)
                            for n in game.player_counts]
-    if len(game.variants) > 1:
-        params.append(_option(game.variant_option, str | None, None))
-        descriptions[game.variant_option] = f"Which {game.title}"
-        choices[game.variant_option] = [app_commands.Choice(name=game.variant_labels.get(v, v), value=v)
-                                        for v in game.variants]
+    _add_variant_option(game, params, descriptions, choices)
 
     async def vs_bot(interaction: discord.Interaction, **options) -> None:
         try:
@@ -153,12 +149,8 @@ def _add_vs_bot(group: app_commands.Group, game: Game) -> None:
             return
         await _start_against_bot(interaction, match)
 
-    _with_signature(vs_bot, params)
-    command = app_commands.Command(name="vs-bot", description=f"Play {game.title} against me, the bot (unrated)",
-                                   callback=vs_bot)
-    app_commands.describe(**descriptions)(command)
-    app_commands.choices(**choices)(command)
-    group.add_command(command)
+    _add_generated(group, "vs-bot", f"Play {game.title} against me, the bot (unrated)", vs_bot, params,
+                   descriptions, choices)
 
 
 def _add_challenge(group: app_commands.Group, game: Game) -> None:
@@ -176,12 +168,7 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
     params.append(_option("time", int | None, None))
     descriptions["time"] = "Days per move (default: the server's choice); none = casual and unrated"
     choices = {"time": TIME_CHOICES, "level": LEVEL_CHOICES}
-    if len(game.variants) > 1:
-        params.append(_option(game.variant_option, str | None, None))
-        descriptions[game.variant_option] = f"Which {game.title} (default: "\
-            f"{game.variant_labels.get(game.variants[0], game.variants[0])})"
-        choices[game.variant_option] = [app_commands.Choice(name=game.variant_labels.get(v, v), value=v)
-                                        for v in game.variants]
+    _add_variant_option(game, params, descriptions, choices)
 
     async def challenge(interaction: discord.Interaction, **options) -> None:
         opponents = [options["opponent"]] + [options.get(f"opponent{i}") for i in range(2, most)]
@@ -212,9 +199,26 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
             return
         await send_challenge_card(interaction, match)
 
-    _with_signature(challenge, params)
-    command = app_commands.Command(name="challenge", description=f"Challenge someone to {game.title}",
-                                   callback=challenge)
+    _add_generated(group, "challenge", f"Challenge someone to {game.title}", challenge, params, descriptions,
+                   choices)
+
+
+def _add_variant_option(game: Game, params: list, descriptions: dict, choices: dict) -> None:
+    """The game's variant choice (Roocala's `variant`, Quincala's `sizes`), when it has variants."""
+    if len(game.variants) < 2:
+        return
+    default = game.variant_labels.get(game.variants[0], game.variants[0])
+    params.append(_option(game.variant_option, str | None, None))
+    descriptions[game.variant_option] = f"Which {game.title} (default: {default})"
+    choices[game.variant_option] = [app_commands.Choice(name=game.variant_labels.get(v, v), value=v)
+                                    for v in game.variants]
+
+
+def _add_generated(group: app_commands.Group, name: str, description: str, callback, params: list,
+                   descriptions: dict, choices: dict) -> None:
+    """A subcommand whose options were built from the game's metadata."""
+    _with_signature(callback, params)
+    command = app_commands.Command(name=name, description=description, callback=callback)
     app_commands.describe(**descriptions)(command)
     if choices:
         app_commands.choices(**choices)(command)
