@@ -260,7 +260,7 @@ def _match_autocomplete(game: Game):
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         service = interaction.client.service
         mine = await service.matches_of(interaction.user.id, guild_id=interaction.guild_id, game=game.key,
-                                        channel_id=interaction.channel_id)
+                                        channel_id=interaction.channel_id, replay=False)
         out = []
         for m in mine:
             others = [p.name for p in m.seated if p.user_id != interaction.user.id]
@@ -278,7 +278,7 @@ def _match_autocomplete(game: Game):
 async def matches_command(interaction: discord.Interaction) -> None:
     service = interaction.client.service
     mine = await service.matches_of(interaction.user.id, guild_id=interaction.guild_id,
-                                    statuses=("active", "challenge"))
+                                    statuses=("active", "challenge"), replay=False)
     if not mine:
         await tell(interaction, "You have no active matches or open challenges here. "
                    "Start one with /<game> challenge.", error=False)

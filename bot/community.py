@@ -85,7 +85,7 @@ async def profile(interaction: discord.Interaction, user: discord.User | None = 
     ratings = sorted(await service.ratings.of_user(interaction.guild_id, user.id), key=lambda r: -r.games)
     lines = [f"**{GAMES[r.game].title}**: {r.label}{' (provisional)' if r.provisional else ''} — "
              f"{r.games} games, {r.wins}W {r.losses}L {r.draws}D" for r in ratings if r.game in GAMES]
-    active = await service.matches_of(user.id, guild_id=interaction.guild_id)
+    active = await service.matches_of(user.id, guild_id=interaction.guild_id, replay=False)
     embed = discord.Embed(title=f"{user.display_name}", colour=COLOUR_ACTIVE,
                           description="\n".join(lines) or "No rated games in this server yet.")
     if active:
@@ -110,7 +110,7 @@ async def history(interaction: discord.Interaction, user: discord.User | None = 
     user = user or interaction.user
     done = await interaction.client.service.matches_of(
         user.id, guild_id=interaction.guild_id, game=game, statuses=("finished", "aborted"), newest_first=True,
-        limit=HISTORY_SIZE)
+        limit=HISTORY_SIZE, replay=False)
     lines = []
     for m in done:
         result = messages.result_text(m).splitlines()[0]

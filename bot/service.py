@@ -135,9 +135,10 @@ class Match:
 
     @property
     def to_move_user(self) -> ParticipantRow | None:
-        if self.state is None or self.state.to_move is None or self.row.status != "active":
+        seat = self.state.to_move if self.state is not None else self.row.to_move
+        if seat is None or self.row.status != "active":
             return None
-        return self.at_seat(self.state.to_move)
+        return self.at_seat(seat)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -469,14 +470,16 @@ class MatchService:
         return await self._finished(match_id)
 
     # ---- reading ---------------------------------------------------------------------------------------------
-    async def get(self, match_id: int) -> Match:
+    async def get(self, match_id: int, *, replay: bool = True) -> Match:
+        """A match; with ``replay`` its position is replayed from the log (cached per ply). Lists that only
+        show who plays and who is to move pass ``replay=False``."""
         row = await self.store.match(match_id)
         if row is None:
             raise NotFound(f"There is no match #{match_id}.")
         match = Match(row, await self.store.participants(match_id))
         if row.status == "finished":
             match.rating_changes = await self.ratings.changes(match_id)
-        if row.status == "challenge" or all(p.seat is None for p in match.participants):
+        if not replay or row.status == "challenge" or all(p.seat is None for p in match.participants):
             return match
         cached = self._replays.get(match_id)
         if cached and cached[0] == row.ply:
@@ -488,10 +491,10 @@ class MatchService:
 
     async def matches_of(self, user_id: int, *, guild_id: int, game: str | None = None,
                          channel_id: int | None = None, statuses: Sequence[str] = ("active",),
-                         newest_first: bool = False, limit: int = -1) -> list[Match]:
+                         newest_first: bool = False, limit: int = -1, replay: bool = True) -> list[Match]:
         ids = await self.store.match_ids_of(user_id, guild_id=guild_id, game=game, channel_id=channel_id,
                                             statuses=tuple(statuses), newest_first=newest_first, limit=limit)
-        return [await self.get(i) for i in ids]
+        return [await self.get(i, replay=replay) for i in ids]
 
     async def find_match(self, game: str, user_id: int, *, guild_id: int, channel_id: int,
                          match_id: int | None = None, prefer_my_turn: bool = False) -> Match:
