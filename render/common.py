@@ -202,3 +202,19 @@ def downsample(image: Image.Image, scale: int) -> Image.Image:
     if scale == 1:
         return image
     return image.reduce(scale)
+
+
+SUPERSAMPLE = 2   # boards are drawn at twice their size, then downsampled: smooth edges, exact flat colours
+
+
+def z(v: float) -> float:
+    """A length in final-image pixels, scaled to the supersampled canvas."""
+    return v * SUPERSAMPLE
+
+
+def zp(p: tuple[float, float]) -> tuple[float, float]:
+    return p[0] * SUPERSAMPLE, p[1] * SUPERSAMPLE
+
+
+def zi(v: float) -> int:
+    return round(v * SUPERSAMPLE)

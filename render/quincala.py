@@ -21,6 +21,7 @@ from render.common import (
     BACKGROUND,
     INK,
     MUTED,
+    SUPERSAMPLE,
     arrow,
     downsample,
     fit_text,
@@ -30,6 +31,9 @@ from render.common import (
     supersampled,
     text_centred,
 )
+from render.common import z as _z
+from render.common import zi as _zi
+from render.common import zp as _zp
 
 # --- Geometry (final pixels) ------------------------------------------------------------------------------
 WIDTH = 900
@@ -41,7 +45,7 @@ BOARD_TOP = HEADER_H + TRAY_H + 52     # y of rank 10
 BOARD_BOTTOM = BOARD_TOP + 9 * STEP    # y of rank 1
 BORDER = STEP / 2 + 14                 # ornamental border distance from the outer dots
 BAR_H = 15                             # a piece's bar
-SCALE = 2
+SCALE = SUPERSAMPLE
 TOP_TRAY = HEADER_H + 4
 BOTTOM_TRAY = BOARD_BOTTOM + 52
 LOG_TOP = BOTTOM_TRAY + TRAY_H + 8
@@ -87,20 +91,10 @@ def bar_box(dot: str, index: int, count: int, size: int) -> tuple[float, float, 
     return cx - half, top + 0.5, cx + half, top + BAR_H - 0.5
 
 
-def _z(v: float) -> float:
-    return v * SCALE
-
-
-def _zp(p: tuple[float, float]) -> tuple[float, float]:
-    return p[0] * SCALE, p[1] * SCALE
-
 
 def _zb(b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
     return tuple(v * SCALE for v in b)  # type: ignore[return-value]
 
-
-def _zi(v: float) -> int:
-    return round(v * SCALE)
 
 
 def _diamond(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, *, fill, outline=None,

@@ -21,6 +21,7 @@ from render.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    SUPERSAMPLE,
     arrow,
     dashed_circle,
     disc,
@@ -33,8 +34,11 @@ from render.common import (
     supersampled,
     text_centred,
 )
+from render.common import z as _z
+from render.common import zi as _zi
+from render.common import zp as _zp
 
-SCALE = 2
+SCALE = SUPERSAMPLE
 WIDTH = 960
 PANEL_H = 92
 BOARD_TOP = PANEL_H + 20
@@ -101,18 +105,6 @@ def tint_probe(variant: str, cell: str) -> tuple[float, float]:
 
 
 # --- helpers on the supersampled canvas -----------------------------------------------------------------
-
-def _z(v: float) -> float:
-    return v * SCALE
-
-
-def _zp(p: tuple[float, float]) -> tuple[float, float]:
-    return (p[0] * SCALE, p[1] * SCALE)
-
-
-def _zi(v: float) -> int:
-    return round(v * SCALE)
-
 
 def _cell_shape(variant: str, cell: str, inset: float = 0.0) -> list[tuple[float, float]]:
     x, y = cell_centre(variant, cell)

@@ -30,6 +30,7 @@ from render.common import (
     BACKGROUND,
     INK,
     MUTED,
+    SUPERSAMPLE,
     arrow,
     contrast_ink,
     disc,
@@ -41,10 +42,13 @@ from render.common import (
     supersampled,
     text_centred,
 )
+from render.common import z as _z
+from render.common import zi as _zi
+from render.common import zp as _zp
 
 # --- Geometry (final pixels) ------------------------------------------------------------------------------
 WIDTH = 960
-SCALE = 2
+SCALE = SUPERSAMPLE
 MARGIN = 16
 
 HEADER_H = 58
@@ -119,16 +123,6 @@ def face_centre(face: str, slot: int) -> tuple[float, float]:
     return left + (j + t / 2 + 0.5) * FACE_D, FACE_BASE - t * math.sqrt(3) / 2 * FACE_D
 
 
-def _z(v: float) -> float:
-    return v * SCALE
-
-
-def _zp(p: tuple[float, float]) -> tuple[float, float]:
-    return p[0] * SCALE, p[1] * SCALE
-
-
-def _zi(v: float) -> int:
-    return round(v * SCALE)
 
 
 def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, *, bold: bool = False,

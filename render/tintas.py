@@ -20,6 +20,7 @@ from render.common import (
     BACKGROUND,
     INK,
     MUTED,
+    SUPERSAMPLE,
     arrow,
     dashed_circle,
     disc,
@@ -33,6 +34,9 @@ from render.common import (
     supersampled,
     text_centred,
 )
+from render.common import z as _z
+from render.common import zi as _zi
+from render.common import zp as _zp
 
 # --- Geometry (final pixels) ------------------------------------------------------------------------------
 WIDTH = 960
@@ -45,7 +49,7 @@ PIECE_DY = 13                  # the piece sits a little below the centre, the l
 LABEL_DY = -37
 ARROW_SHIFT = 8                # sideways offset of the path arrows (see _last_turn)
 ARROW_SHIFT_VERTICAL = 25
-SCALE = 2                      # supersampling factor
+SCALE = SUPERSAMPLE
 
 PANEL_TOP = round(BOARD_Y + 4 * HEX_H + 30)
 PANEL_H = 118
@@ -95,16 +99,6 @@ def parse(code: str) -> tuple[dict[str, str], str | None, tuple[list[int], list[
             int(mover) - 1, None if chain == "-" else chain)
 
 
-def _z(v: float) -> float:
-    return v * SCALE
-
-
-def _zp(p: tuple[float, float]) -> tuple[float, float]:
-    return p[0] * SCALE, p[1] * SCALE
-
-
-def _zi(v: float) -> int:
-    return round(v * SCALE)
 
 
 def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | None = None,
