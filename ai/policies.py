@@ -133,6 +133,29 @@ def tintas_step(state: State, rng: random.Random) -> State:
     return state.play(best)
 
 
+# --- Rincala -------------------------------------------------------------------------------------------------
+
+_RINCALA_VALUES = {"R": 4, "G": 3, "Y": 2, "W": 1}
+
+
+def rincala_evaluate(state: State) -> tuple[float, ...]:
+    """Captured points, plus half of what the seat to move could collect with its best next move (the threat)."""
+    scores = list(state.scores)
+    seat = state.to_move
+    if seat is not None:
+        best = 0
+        for move in state.legal_moves():
+            gain = sum(_RINCALA_VALUES[c] for _, c in state.sowing(move).captures)
+            if gain > best:
+                best = gain
+        scores[seat] += 0.5 * best
+    out = []
+    for i, mine in enumerate(scores):
+        best_other = max(s for j, s in enumerate(scores) if j != i)
+        out.append(_logistic((mine - best_other) / 4.0))
+    return tuple(out)
+
+
 # --- the table ------------------------------------------------------------------------------------------------
 
 DEFAULT = Policy(evaluate=score_evaluation(2.0), depth_cap=80)
@@ -141,7 +164,7 @@ POLICIES: dict[str, Policy] = {
     # Short games (about 50 plies): play out to the end; the evaluation only ranks fresh moves.
     "tintas": Policy(evaluate=tintas_evaluate, step=tintas_step),
     # Captured points decide; captures are what matters in a playout.
-    "rincala": Policy(evaluate=score_evaluation(4.0), depth_cap=60),
+    "rincala": Policy(evaluate=rincala_evaluate, depth_cap=60),
     # Long games (170-400 plies at random): cap the playouts, judge by the captured checkers.
     "roocala": Policy(evaluate=score_evaluation(3.0), step=greedy_step(0.2, sample=4), depth_cap=50),
     # Very long random games and a 400-turn draw rule: cap and judge by tower progress on the winning dots.

@@ -2,6 +2,7 @@
 
     python bench/bench_ai.py [--games-list tintas,spinca] [--games 200] [--levels 1,2,3,4,5]
                              [--time-budget 2.0] [--effort-scale 1.0] [--workers 2] [--players 2]
+                             [--pairs 5-0,5-1]
     python bench/bench_ai.py --speed [--seconds 3]
 
 Strength: per game, plays the top level against a uniformly random player, the top level against level 1 and
@@ -78,8 +79,14 @@ def pairings(levels: list[int]) -> list[tuple[int, int]]:
     return out
 
 
+def parse_pairs(text: str) -> list[tuple[int, int]]:
+    """``5-0,5-1`` -> [(5, RANDOM), (5, 1)]: 0 stands for the uniformly random player."""
+    return [(int(a), int(b)) for a, b in (part.split("-") for part in text.split(","))]
+
+
 def run_strength(args) -> None:
     levels = [int(x) for x in args.levels.split(",")]
+    chosen = parse_pairs(args.pairs) if args.pairs else pairings(levels)
     print(f"# {platform.node()} {platform.python_version()} cpus={os.cpu_count()} workers={args.workers} "
           f"games/pairing={args.games} time_budget={args.time_budget}s effort_scale={args.effort_scale} "
           f"players={args.players}", flush=True)
@@ -88,7 +95,7 @@ def run_strength(args) -> None:
     with ctx.Pool(args.workers) as pool:
         for key in args.games_list.split(","):
             players = args.players if args.players in GAMES[key].player_counts else 2
-            for a, b in pairings(levels):
+            for a, b in chosen:
                 start = time.perf_counter()
                 tasks = [(key, players, a, b, i, args.time_budget, args.effort_scale) for i in range(args.games)]
                 results = pool.map(play_game, tasks, chunksize=1)
@@ -133,6 +140,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)), help="levels to compare, e.g. 1,3,5")
     parser.add_argument("--time-budget", type=float, default=2.0, help="per-turn safety cap (seconds)")
+    parser.add_argument("--pairs", default="", help="only these pairings, e.g. 5-0,5-1,2-1 (0 = random)")
     parser.add_argument("--effort-scale", type=float, default=1.0, help="multiply every level's iterations")
     parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
     parser.add_argument("--players", type=int, default=2, help="players per game where the game allows it")

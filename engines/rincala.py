@@ -105,6 +105,35 @@ def sow(board: tuple[str, ...], start: int, direction: int) -> Sowing:
     return Sowing(start, direction, tuple(path), tuple(empty), tuple(captures), tuple(stacks))
 
 
+_MOVE_NAMES = tuple((f"{h} ccw", f"{h} cw") for h in HOLLOWS)    # sorted order of each hollow's two moves
+
+
+def _legal_moves(board: tuple[str, ...]) -> list[str]:
+    """The sorted legal moves of ``board``: those where some piece lands on a stack (R4), as ``sow`` decides.
+
+    Follows the heights only: until a piece lands on a stack every drop goes into an empty hollow, so the first
+    drop onto a non-empty (and not full, R3.4) hollow settles that the move is legal.
+    """
+    heights = [len(stack) for stack in board]
+    out = []
+    for start, k in enumerate(heights):
+        if not k:
+            continue
+        for direction, name in ((CCW, _MOVE_NAMES[start][0]), (CW, _MOVE_NAMES[start][1])):
+            h = heights.copy()
+            h[start] = 0
+            pos = start
+            for _ in range(k):
+                pos = (pos + direction) % 8
+                while h[pos] >= FULL:
+                    pos = (pos + direction) % 8
+                if h[pos]:
+                    out.append(name)
+                    break
+                h[pos] = 1
+    return out
+
+
 def parse_move(text: str) -> str:
     """The canonical ``C cw`` / ``C ccw`` of a typed move; accepts ``C>``, ``C<``, ``Ccw``, any case."""
     m = _MOVE_RE.match(text)
@@ -130,7 +159,7 @@ def sort_pieces(pieces: str) -> str:
 
 
 class RincalaState(State):
-    __slots__ = ("players", "variant", "board", "captured", "seat", "phase", "_end", "_seen", "_sowings")
+    __slots__ = ("players", "variant", "board", "captured", "seat", "phase", "_end", "_seen", "_sowings", "_moves")
 
     def __init__(self, board: tuple[str, ...], captured: tuple[str, ...], seat: int, phase: str,
                  seen: dict[tuple, int] | None = None):
@@ -141,7 +170,8 @@ class RincalaState(State):
         self.seat = seat              # field 3 of the code, 0-based: the player to move while the game runs
         self.phase = phase
         self._end: str | None = _UNKNOWN          # worked out when first asked (see ``end``)
-        self._sowings: dict[str, Sowing] | None = None
+        self._sowings: dict[str, Sowing] = {}    # worked out on demand, per legal move
+        self._moves: list[str] | None = None       # the legal moves, sorted (see ``_legal``)
         if seen is None:              # a fresh history (new game or decoded code) holds this position
             seen = {self._key(): 1} if phase != "again" else {}
         self._seen = seen
@@ -176,7 +206,7 @@ class RincalaState(State):
     def legal_moves(self) -> list[str]:
         if self.end:
             return []
-        return sorted(self._legal())
+        return list(self._legal())
 
     def play(self, move: str) -> RincalaState:
         return self._after(self.sowing(move))
@@ -191,8 +221,12 @@ class RincalaState(State):
         """What the legal ``move`` does here (drops, skips, captures); the renderer draws it."""
         if self.end:
             raise IllegalMove("The game is over.")
-        canonical = parse_move(move)
-        sowing = self._legal().get(canonical)
+        legal = self._legal()
+        canonical = move if move in legal else parse_move(move)   # a canonical move needs no parsing
+        sowing = self._sowings.get(canonical)
+        if sowing is None and canonical in legal:
+            sowing = self._sowings[canonical] = sow(self.board, HOLLOWS.index(canonical[0]),
+                                                    CCW if canonical.endswith("ccw") else CW)
         if sowing is None:
             if not self.board[HOLLOWS.index(canonical[0])]:
                 raise IllegalMove(f"Hollow {canonical[0]} is empty: choose a hollow that holds pieces.")
@@ -266,17 +300,11 @@ class RincalaState(State):
         # Fields 1–3 of the position code: stacks, captures, player to move.
         return (self.board, self.captured, self.seat)
 
-    def _legal(self) -> dict[str, Sowing]:
-        if self._sowings is None:
-            found = {}
-            for start, stack in enumerate(self.board):
-                if stack:
-                    for direction in (CW, CCW):
-                        s = sow(self.board, start, direction)
-                        if s.legal:
-                            found[s.move] = s
-            self._sowings = found
-        return self._sowings
+    def _legal(self) -> list[str]:
+        """The legal moves, sorted; only which moves are legal (R4) is worked out here, not their sowings."""
+        if self._moves is None:
+            self._moves = _legal_moves(self.board)
+        return self._moves
 
     def _after(self, sowing: Sowing) -> RincalaState:
         mover = self.seat

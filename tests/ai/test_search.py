@@ -172,3 +172,19 @@ async def test_pool_respects_the_budget(pool):
     turn = await pool.choose_turn(state, level=5, seed=1, time_budget=0.3, iterations=10**7)
     assert time.perf_counter() - start < 0.3 + 1.0
     assert_whole_turn(state, turn)
+
+
+def test_rincala_evaluation_counts_the_threat_of_the_seat_to_move():
+    from ai.policies import rincala_evaluate
+
+    rincala = GAMES["rincala"]
+    # Equal (empty) captures; player 1 to move can collect a red with 'A cw'.
+    threat = rincala_evaluate(rincala.decode("R/WR/YW/GY/-/-/-/- -/- 1 turn"))
+    assert threat[0] > 0.5 > threat[1]
+    assert abs(sum(threat) - 1.0) < 1e-9
+    # Player 2 to move in the same position: the threat is theirs.
+    mirrored = rincala_evaluate(rincala.decode("R/WR/YW/GY/-/-/-/- -/- 2 turn"))
+    assert mirrored[1] > 0.5 > mirrored[0]
+    # Captured points still dominate: a red ahead outweighs half of the opponent's best next capture.
+    ahead = rincala_evaluate(rincala.decode("R/WR/YW/GY/-/-/-/- R/- 2 turn"))
+    assert ahead[0] > 0.5
