@@ -1,7 +1,6 @@
 """The game engines, reached through one contract (see ../shared/ENGINES.md and engines.base)."""
 
 import importlib
-import importlib.util
 
 from engines.base import Game, IllegalMove, InvalidPosition, State
 
@@ -10,8 +9,7 @@ GAME_MODULES = ("tintas", "rincala", "roocala", "quincala", "spinca")
 
 GAMES: dict[str, Game] = {}
 for _name in GAME_MODULES:
-    if importlib.util.find_spec(f"engines.{_name}") is not None:
-        _game = importlib.import_module(f"engines.{_name}").GAME
-        GAMES[_game.key] = _game
+    _game = importlib.import_module(f"engines.{_name}").GAME
+    GAMES[_game.key] = _game
 
 __all__ = ["GAMES", "Game", "IllegalMove", "InvalidPosition", "State"]
