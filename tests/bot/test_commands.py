@@ -3,31 +3,13 @@
 from __future__ import annotations
 
 import io
-import random
 
 import pytest
 from PIL import Image
 
-from bot.client import GameBot
-from bot.config import Config
-from bot.service import MatchService
-from bot.store import Database
 from engines import GAMES
 from tests.bot.discord_harness import FakeDiscord
-
-GUILD = 1000
-
-
-def make_bot(db: Database, clock, seed: int = 7) -> GameBot:
-    config = Config(token=None, database_path=db, dev_guild_id=None, log_level="INFO")
-    return GameBot(config, service=MatchService(db, clock=clock, seed_source=random.Random(seed)),
-                   sync_commands=False, run_scheduler=False, ai_processes=0)
-
-
-@pytest.fixture
-async def fake(db, clock):
-    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD) as f:
-        yield f
+from tests.bot.support import GUILD, make_bot
 
 
 @pytest.fixture

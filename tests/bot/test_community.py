@@ -10,17 +10,11 @@ import discord
 import pytest
 
 from bot.service import Person
-from tests.bot.discord_harness import FakeDiscord
-from tests.bot.test_commands import GUILD, make_bot
-from tests.bot.test_multiplayer import pinged
+from tests.bot.support import GUILD, pinged
 
 ADMIN = discord.Permissions(manage_guild=True)
 
 
-@pytest.fixture
-async def fake(db, clock):
-    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD) as f:
-        yield f
 
 
 @pytest.fixture

@@ -6,26 +6,12 @@ import re
 
 import pytest
 
-from tests.bot.discord_harness import FakeDiscord
-from tests.bot.test_commands import GUILD, make_bot
-
-
-@pytest.fixture
-async def fake(db, clock):
-    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD) as f:
-        yield f
+from tests.bot.support import pinged
 
 
 @pytest.fixture
 def people(fake):
     return [fake.user(11, "Ann"), fake.user(12, "Bob"), fake.user(13, "Cy"), fake.user(14, "Dee")]
-
-
-def pinged(board, people) -> dict:
-    """The one player a board message pings."""
-    who = [p for p in people if (board.content or "").strip() == f"<@{p['id']}>"]
-    assert len(who) == 1, board.content
-    return who[0]
 
 
 async def play_out(fake, game: str, board, people, limit: int = 400):

@@ -9,15 +9,7 @@ import pytest
 
 from bot.service import MatchService
 from engines import GAMES
-from tests.bot.discord_harness import FakeDiscord
-from tests.bot.test_commands import GUILD, make_bot
-from tests.bot.test_multiplayer import pinged
-
-
-@pytest.fixture
-async def fake(db, clock):
-    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD) as f:
-        yield f
+from tests.bot.support import GUILD, pinged
 
 
 @pytest.fixture

@@ -6,15 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ai_player import AIPlayer
-from tests.bot.discord_harness import FakeDiscord
-from tests.bot.test_commands import GUILD, make_bot
-
-
-@pytest.fixture
-async def fake(db, clock):
-    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD) as f:
-        yield f
-        await f.settle()            # let the bot finish its turn before the database closes
+from tests.bot.support import GUILD
 
 
 @pytest.fixture
