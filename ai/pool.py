@@ -7,7 +7,7 @@ the worker searches exactly the position the bot holds; ``tests/ai`` checks this
 
 Cancellation: the pool shares an array of flags with its workers (shared memory, no sockets, no manager
 process); each call owns one slot until its worker has finished, and the worker looks at its flag every
-``CANCEL_CHECK_EVERY`` iterations. ``cancel(match_id)`` raises the flags of that match's calls, and so does
+``CHECK_EVERY`` iterations. ``cancel(match_id)`` raises the flags of that match's calls, and so does
 cancelling the awaiting task. The worker honours ``time_budget``; the caller also waits at most
 ``time_budget + margin`` and then cancels the search and raises ``TimeoutError``.
 

@@ -41,7 +41,8 @@ GAME_LEVEL_ITERATIONS: dict[str, dict[int, int]] = {
 }
 
 PRIOR_VISITS = 2            # virtual visits that carry the evaluation of a freshly generated move
-CANCEL_CHECK_EVERY = 32     # iterations between two looks at the cancel token (it may be a cross-process proxy)
+CHECK_EVERY = 32            # iterations between two looks at the cancel token (it may be a cross-process proxy)
+                            # and at whether the move is already decided
 MAX_TURN_MOVES = 1000       # a guard: no game has turns anywhere near this long
 MIN_FOLLOW_UP = 4           # a later decision of a turn keeps at least iterations // MIN_FOLLOW_UP new iterations
 
@@ -111,11 +112,20 @@ class Search:
         self.iterations_done = 0
 
     def run(self, root: Node, iterations: int) -> None:
-        """Up to ``iterations`` iterations; stops early at the deadline; raises SearchCancelled."""
+        """Up to ``iterations`` iterations; raises SearchCancelled.
+
+        Stops early at the deadline, and as soon as the most visited child leads the next one by more visits
+        than there are iterations left: the rest could not change the move (``best_child``), only cost time.
+        """
         self.expand(root)
+        if winning_move(root) is not None:
+            return
         for i in range(iterations):
-            if i % CANCEL_CHECK_EVERY == 0 and self.cancel is not None and self.cancel.is_set():
-                raise SearchCancelled("search cancelled")
+            if i % CHECK_EVERY == 0:
+                if self.cancel is not None and self.cancel.is_set():
+                    raise SearchCancelled("search cancelled")
+                if decided(root, iterations - i):
+                    return
             if time.perf_counter() >= self.deadline:
                 return
             self.iterate(root)
@@ -181,13 +191,30 @@ class Search:
         return terminal_reward(state)
 
 
-def best_child(root: Node) -> tuple[str, Node]:
-    """The move to play: a winning move at once, else the most visited child (better mean on ties)."""
+def decided(root: Node, remaining: int) -> bool:
+    """True when ``remaining`` more iterations could not change the most visited child of ``root``."""
+    first = second = 0
+    for _, child in root.children:
+        v = child.visits
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > remaining
+
+
+def winning_move(root: Node) -> tuple[str, Node] | None:
+    """A child of the expanded ``root`` that wins the game outright for the seat to move, if there is one."""
     me = root.state.to_move
     for move, child in root.children:
         if child.terminal is not None and child.terminal[me] >= 1.0:
             return move, child
-    return max(root.children, key=lambda mc: (mc[1].visits, mc[1].mean()))
+    return None
+
+
+def best_child(root: Node) -> tuple[str, Node]:
+    """The move to play: a winning move at once, else the most visited child (better mean on ties)."""
+    return winning_move(root) or max(root.children, key=lambda mc: (mc[1].visits, mc[1].mean()))
 
 
 def choose_turn(state: State, *, level: int, seed: int, time_budget: float = 2.0,

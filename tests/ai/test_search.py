@@ -9,8 +9,11 @@ import time
 
 import pytest
 
+import ai.search as search_module
 from ai import LEVELS, GameOverError, SearchCancelled, choose_turn, iterations_for
+from ai.policies import policy_for
 from ai.pool import AIPool
+from ai.search import Node, Search, best_child, winning_move
 from engines import GAMES
 
 CONFIGS = [(key, players, variant)
@@ -155,7 +158,7 @@ async def test_pool_returns_the_in_process_turn(pool):
 async def test_pool_cancel_by_match(pool):
     import asyncio
 
-    state = random_position("spinca", 2, None, 22)
+    state = GAMES["spinca"].new(players=2, seed=22)   # the opening: no move is decided for a long time
     task = asyncio.create_task(pool.choose_turn(state, level=5, seed=1, time_budget=30.0, iterations=10**7,
                                                 match_id="m1"))
     await asyncio.sleep(0.3)
@@ -188,3 +191,41 @@ def test_rincala_evaluation_counts_the_threat_of_the_seat_to_move():
     # Captured points still dominate: a red ahead outweighs half of the opponent's best next capture.
     ahead = rincala_evaluate(rincala.decode("R/WR/YW/GY/-/-/-/- R/- 2 turn"))
     assert ahead[0] > 0.5
+
+
+def test_a_winning_move_is_played_without_searching():
+    tintas = GAMES["tintas"]
+    board = ["."] * 49
+    for label, colour in {"E6": "R", "C4": "O", "G4": "Y"}.items():
+        board[tintas_index(label)] = colour
+    state = tintas.decode(f"{''.join(board)} E4 6033000 0000000 1 -")
+    search = Search(policy_for("tintas"), random.Random(1), time.perf_counter() + 30.0, None)
+    root = Node(state, None)
+    search.run(root, 10**7)
+    assert search.iterations_done == 0
+    assert best_child(root)[0] == "E6"
+
+
+def test_stopping_once_decided_never_changes_the_move(monkeypatch):
+    """The early stop only skips iterations that could not overtake the most visited move."""
+    stopped_early = 0
+    for key in ("tintas", "rincala"):
+        variant = GAMES[key].variants[0] if GAMES[key].variants else None
+        for seed in range(16):
+            state = random_position(key, 2, variant, 60 + seed)
+            probe = Node(state, None)
+            Search(policy_for(key), random.Random(0), time.perf_counter() + 60.0, None).expand(probe)
+            if len(probe.children) < 2 or winning_move(probe) is not None:
+                continue
+            results = []
+            for check in (search_module.decided, lambda root, remaining: False):
+                monkeypatch.setattr(search_module, "decided", check)
+                search = Search(policy_for(key), random.Random(seed), time.perf_counter() + 60.0, None)
+                root = Node(state, None)
+                search.run(root, 600)
+                results.append((best_child(root)[0], search.iterations_done))
+            (early, done_early), (full, done_full) = results
+            assert early == full, (key, seed)
+            assert done_full == 600
+            stopped_early += done_early < done_full
+    assert stopped_early > 0
