@@ -3,12 +3,17 @@
     python bench/bench_ai.py [--games-list tintas,spinca] [--games 200] [--levels 1,2,3,4,5]
                              [--time-budget 2.0] [--effort-scale 1.0] [--workers 2] [--players 2]
                              [--pairs 5-0,5-1]
+    python bench/bench_ai.py --summary [--record FILE]
     python bench/bench_ai.py --speed [--seconds 3]
 
 Strength: per game, plays the top level against a uniformly random player, the top level against level 1 and
 each level against the one below, seats alternating between games, and prints each pairing's win rate with its
 counts (a shared win or a draw counts half). ``--effort-scale`` multiplies every level's iteration count (a
 reduced run); ``--time-budget`` is the per-turn safety cap of the search.
+
+Every finished game is appended to ``--record`` (JSON lines) with a fingerprint of the code that played it (the
+sources of ``ai/`` and ``engines/``). A run skips the games the record already holds for the same code and
+settings, so a long run can be stopped and resumed, and ``--summary`` prints the tables from the record alone.
 
 Speed: per game and player count, random playouts (complete games) per second and atomic plies per second,
 plus MCTS iterations per second of a level-5 search from the start position.
@@ -17,6 +22,8 @@ plus MCTS iterations per second of a level-5 search from the start position.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import multiprocessing
 import os
 import platform
@@ -31,6 +38,17 @@ from ai.search import LEVELS, choose_turn, iterations_for  # noqa: E402
 from engines import GAMES  # noqa: E402
 
 RANDOM = 0   # the uniformly random player in a pairing
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_RECORD = ROOT / "bench" / "results" / "ai_strength.jsonl"
+
+
+def code_fingerprint() -> str:
+    """A short hash of every source file the games' outcomes depend on (the rules and the search)."""
+    digest = hashlib.sha256()
+    for path in sorted([*ROOT.glob("ai/*.py"), *ROOT.glob("engines/*.py")]):
+        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def player_name(p: int) -> str:
@@ -50,9 +68,10 @@ def play_turn(state, player: int, rng: random.Random, seed: int, budget: float, 
     return state
 
 
-def play_game(task: tuple) -> float:
-    """Plays one game; returns the score of player ``a`` (1 win, 0.5 shared win or draw, 0 loss)."""
+def play_game(task: tuple) -> dict:
+    """Plays one game; ``score`` is player ``a``'s (1 win, 0.5 shared win or draw, 0 loss)."""
     key, players, a, b, index, budget, scale = task
+    start = time.perf_counter()
     game = GAMES[key]
     variant = game.variants[0] if game.variants else None
     rng = random.Random(index * 7919 + 17)
@@ -67,8 +86,34 @@ def play_game(task: tuple) -> float:
     a_seats = next((set(t) for t in teams if a_seat in t), {a_seat}) if teams else {a_seat}
     winners = set(state.winners)
     if not winners & a_seats:
-        return 0.0
-    return 1.0 if winners <= a_seats else 0.5
+        score = 0.0
+    else:
+        score = 1.0 if winners <= a_seats else 0.5
+    return {"game": key, "players": players, "a": a, "b": b, "index": index, "time_budget": budget,
+            "effort_scale": scale, "score": score, "turns": turns, "seconds": round(time.perf_counter() - start, 2)}
+
+
+def same_setting(record: dict, key: str, players: int, a: int, b: int, args) -> bool:
+    return (record["game"], record["players"], record["a"], record["b"], record["time_budget"],
+            record["effort_scale"]) == (key, players, a, b, args.time_budget, args.effort_scale)
+
+
+def read_record(path: Path, code: str) -> list[dict]:
+    """The recorded games played by this code (a record of other code is kept in the file but not used)."""
+    if not path.exists():
+        return []
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [row for row in rows if row.get("code") == code]
+
+
+def print_row(key: str, a: int, b: int, rows: list[dict], seconds: float, note: str = "") -> None:
+    w = sum(1 for r in rows if r["score"] == 1.0)
+    d = sum(1 for r in rows if r["score"] == 0.5)
+    n = len(rows)
+    score = (w + 0.5 * d) / n if n else 0.0
+    turns = sum(r["turns"] for r in rows) / n if n else 0.0
+    print(f"{key:10} {player_name(a) + ' v ' + player_name(b):14} {score:7.1%} {w:4} {d:4} {n - w - d:4} {n:4} "
+          f"{turns:6.0f} {seconds:7.0f}s{note}", flush=True)
 
 
 def pairings(levels: list[int]) -> list[tuple[int, int]]:
@@ -87,23 +132,45 @@ def parse_pairs(text: str) -> list[tuple[int, int]]:
 def run_strength(args) -> None:
     levels = [int(x) for x in args.levels.split(",")]
     chosen = parse_pairs(args.pairs) if args.pairs else pairings(levels)
+    code = code_fingerprint()
+    record_path = Path(args.record)
+    recorded = read_record(record_path, code)
     print(f"# {platform.node()} {platform.python_version()} cpus={os.cpu_count()} workers={args.workers} "
           f"games/pairing={args.games} time_budget={args.time_budget}s effort_scale={args.effort_scale} "
-          f"players={args.players}", flush=True)
-    print(f"{'game':10} {'pairing':14} {'score':>7} {'W':>4} {'D':>4} {'L':>4} {'n':>4} {'time':>7}", flush=True)
+          f"players={args.players} code={code} record={record_path}", flush=True)
+    print(f"{'game':10} {'pairing':14} {'score':>7} {'W':>4} {'D':>4} {'L':>4} {'n':>4} {'turns':>6} "
+          f"{'time':>8}", flush=True)
+    record_path.parent.mkdir(parents=True, exist_ok=True)
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(args.workers) as pool:
+    with ctx.Pool(args.workers) as pool, record_path.open("a") as out:
         for key in args.games_list.split(","):
             players = args.players if args.players in GAMES[key].player_counts else 2
             for a, b in chosen:
-                start = time.perf_counter()
-                tasks = [(key, players, a, b, i, args.time_budget, args.effort_scale) for i in range(args.games)]
-                results = pool.map(play_game, tasks, chunksize=1)
-                w, d = results.count(1.0), results.count(0.5)
-                n = len(results)
-                score = (w + 0.5 * d) / n
-                print(f"{key:10} {player_name(a) + ' v ' + player_name(b):14} {score:7.1%} {w:4} {d:4} "
-                      f"{n - w - d:4} {n:4} {time.perf_counter() - start:6.0f}s", flush=True)
+                rows = [r for r in recorded if same_setting(r, key, players, a, b, args) and r["index"] < args.games]
+                done = {r["index"] for r in rows}
+                tasks = [(key, players, a, b, i, args.time_budget, args.effort_scale)
+                         for i in range(args.games) if i not in done]
+                for row in pool.imap_unordered(play_game, tasks, chunksize=1):
+                    row["code"] = code
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                    rows.append(row)
+                print_row(key, a, b, rows, sum(r["seconds"] for r in rows))
+
+
+def run_summary(args) -> None:
+    """The tables of every recorded setting played by the current code, without playing."""
+    code = code_fingerprint()
+    rows = read_record(Path(args.record), code)
+    print(f"# recorded games of code={code} in {args.record}; time = summed game seconds (one core each)")
+    print(f"{'game':10} {'pairing':14} {'score':>7} {'W':>4} {'D':>4} {'L':>4} {'n':>4} {'turns':>6} "
+          f"{'time':>8}  players/budget/scale")
+    settings = sorted({(r["game"], r["players"], r["time_budget"], r["effort_scale"], r["a"], r["b"]) for r in rows},
+                      key=lambda s: (list(GAMES).index(s[0]), s[1:4], -s[4], s[5]))
+    for key, players, budget, scale, a, b in settings:
+        group = [r for r in rows if (r["game"], r["players"], r["time_budget"], r["effort_scale"], r["a"], r["b"])
+                 == (key, players, budget, scale, a, b)]
+        print_row(key, a, b, group, sum(r["seconds"] for r in group), f"  {players}p/{budget}s/x{scale}")
 
 
 def run_speed(args) -> None:
@@ -144,9 +211,13 @@ def main() -> None:
     parser.add_argument("--effort-scale", type=float, default=1.0, help="multiply every level's iterations")
     parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
     parser.add_argument("--players", type=int, default=2, help="players per game where the game allows it")
+    parser.add_argument("--record", default=str(DEFAULT_RECORD), help="JSON-lines file of finished games")
+    parser.add_argument("--summary", action="store_true", help="print the recorded tables and stop")
     args = parser.parse_args()
     if args.speed:
         run_speed(args)
+    elif args.summary:
+        run_summary(args)
     else:
         run_strength(args)
 
