@@ -27,18 +27,11 @@ from engines import GAMES, State
 
 LEVELS = (1, 2, 3, 4, 5)
 
-# Iterations per atomic decision, by level. Level 5 is sized per game so that one decision takes about 1.5 s on
-# one core of the 2-core reference machine (measured with bench/bench_ai.py --speed, 2-player start positions);
-# GAME_LEVEL_ITERATIONS overrides the default row where a game is much faster or slower. Rincala's row was raised
-# (4: 600 -> 1200, 5: 900 -> 2400) after its engine got about 4x faster; at full effort its level 5 beat level 1
-# in 96 % of 40 games (bench/bench_ai.py, 2 workers).
+# Iterations per atomic decision, by level: the default row. Level 5 is sized per game so that one decision takes
+# about 1.5 s on one core of the 2-core reference machine (bench/bench_ai.py --speed, 2-player start positions);
+# a game's policy (``ai/policies/<game>.py``, ``levels``) overrides the row where its moves are much cheaper or
+# dearer.
 LEVEL_ITERATIONS: dict[int, int] = {1: 30, 2: 150, 3: 500, 4: 1000, 5: 1500}
-GAME_LEVEL_ITERATIONS: dict[str, dict[int, int]] = {
-    "tintas": {2: 200, 3: 800, 4: 3000, 5: 10000},
-    "rincala": {4: 1200, 5: 2400},
-    # roocala: the default row; 1800 at level 5 overran the 2 s cap from the hex opening (measured ~2.4 s)
-    "quincala": {2: 100, 3: 200, 4: 320, 5: 450},
-}
 
 PRIOR_VISITS = 2            # virtual visits that carry the evaluation of a freshly generated move
 CHECK_EVERY = 32            # iterations between two looks at the cancel token (it may be a cross-process proxy)
@@ -63,7 +56,7 @@ def iterations_for(key: str, level: int) -> int:
     """The search effort (iterations per atomic decision) of ``level`` in game ``key``."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
-    return GAME_LEVEL_ITERATIONS.get(key, {}).get(level, LEVEL_ITERATIONS[level])
+    return policy_for(key).levels.get(level, LEVEL_ITERATIONS[level])
 
 
 def terminal_reward(state: State) -> tuple[float, ...]:

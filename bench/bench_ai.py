@@ -12,7 +12,7 @@ counts (a shared win or a draw counts half). ``--effort-scale`` multiplies every
 reduced run); ``--time-budget`` is the per-turn safety cap of the search.
 
 Every finished game is appended to ``--record`` (JSON lines) with a fingerprint of the code that played it (the
-sources of ``ai/`` and ``engines/``). A run skips the games the record already holds for the same code and
+search, the game's policy and its engine). A run skips the games the record already holds for the same code and
 settings, so a long run can be stopped and resumed, and ``--summary`` prints the tables from the record alone.
 
 Speed: per game and player count, random playouts (complete games) per second and atomic plies per second,
@@ -42,10 +42,13 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_RECORD = ROOT / "bench" / "results" / "ai_strength.jsonl"
 
 
-def code_fingerprint() -> str:
-    """A short hash of every source file the games' outcomes depend on (the rules and the search)."""
+def code_fingerprint(key: str) -> str:
+    """A short hash of the source files one game's outcomes depend on: its rules, the search, its policy."""
     digest = hashlib.sha256()
-    for path in sorted([*ROOT.glob("ai/*.py"), *ROOT.glob("engines/*.py")]):
+    paths = [*ROOT.glob("ai/*.py"), ROOT / "ai/policies/__init__.py", ROOT / "ai/policies/common.py",
+             ROOT / f"ai/policies/{key}.py", ROOT / "engines/__init__.py", ROOT / "engines/base.py",
+             ROOT / f"engines/{key}.py"]
+    for path in sorted(p for p in paths if p.exists()):
         digest.update(path.relative_to(ROOT).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
@@ -98,12 +101,13 @@ def same_setting(record: dict, key: str, players: int, a: int, b: int, args) -> 
             record["effort_scale"]) == (key, players, a, b, args.time_budget, args.effort_scale)
 
 
-def read_record(path: Path, code: str) -> list[dict]:
-    """The recorded games played by this code (a record of other code is kept in the file but not used)."""
+def read_record(path: Path) -> list[dict]:
+    """The recorded games played by the current code of their game (rows of older code stay in the file, unused)."""
     if not path.exists():
         return []
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [row for row in rows if row.get("code") == code]
+    current = {key: code_fingerprint(key) for key in GAMES}
+    return [row for row in rows if row.get("code") == current.get(row.get("game"))]
 
 
 def print_row(key: str, a: int, b: int, rows: list[dict], seconds: float, note: str = "") -> None:
@@ -132,12 +136,11 @@ def parse_pairs(text: str) -> list[tuple[int, int]]:
 def run_strength(args) -> None:
     levels = [int(x) for x in args.levels.split(",")]
     chosen = parse_pairs(args.pairs) if args.pairs else pairings(levels)
-    code = code_fingerprint()
     record_path = Path(args.record)
-    recorded = read_record(record_path, code)
+    recorded = read_record(record_path)
     print(f"# {platform.node()} {platform.python_version()} cpus={os.cpu_count()} workers={args.workers} "
           f"games/pairing={args.games} time_budget={args.time_budget}s effort_scale={args.effort_scale} "
-          f"players={args.players} code={code} record={record_path}", flush=True)
+          f"players={args.players} record={record_path}", flush=True)
     print(f"{'game':10} {'pairing':14} {'score':>7} {'W':>4} {'D':>4} {'L':>4} {'n':>4} {'turns':>6} "
           f"{'time':>8}", flush=True)
     record_path.parent.mkdir(parents=True, exist_ok=True)
@@ -145,6 +148,7 @@ def run_strength(args) -> None:
     with ctx.Pool(args.workers) as pool, record_path.open("a") as out:
         for key in args.games_list.split(","):
             players = args.players if args.players in GAMES[key].player_counts else 2
+            code = code_fingerprint(key)
             for a, b in chosen:
                 rows = [r for r in recorded if same_setting(r, key, players, a, b, args) and r["index"] < args.games]
                 done = {r["index"] for r in rows}
@@ -160,9 +164,9 @@ def run_strength(args) -> None:
 
 def run_summary(args) -> None:
     """The tables of every recorded setting played by the current code, without playing."""
-    code = code_fingerprint()
-    rows = read_record(Path(args.record), code)
-    print(f"# recorded games of code={code} in {args.record}; time = summed game seconds (one core each)")
+    rows = read_record(Path(args.record))
+    codes = " ".join(f"{key}={code_fingerprint(key)}" for key in GAMES)
+    print(f"# recorded games of the current code ({codes}) in {args.record}; time = summed game seconds")
     print(f"{'game':10} {'pairing':14} {'score':>7} {'W':>4} {'D':>4} {'L':>4} {'n':>4} {'turns':>6} "
           f"{'time':>8}  players/budget/scale")
     settings = sorted({(r["game"], r["players"], r["time_budget"], r["effort_scale"], r["a"], r["b"]) for r in rows},

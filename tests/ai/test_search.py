@@ -178,7 +178,7 @@ async def test_pool_respects_the_budget(pool):
 
 
 def test_rincala_evaluation_counts_the_threat_of_the_seat_to_move():
-    from ai.policies import rincala_evaluate
+    from ai.policies.rincala import rincala_evaluate
 
     rincala = GAMES["rincala"]
     # Equal (empty) captures; player 1 to move can collect a red with 'A cw'.
