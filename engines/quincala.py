@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from itertools import compress
+from operator import itemgetter
+from typing import NamedTuple, NoReturn
 
 from engines.base import Game, IllegalMove, InvalidPosition, State, normalise
 
@@ -172,6 +174,18 @@ _BITS = tuple(tuple(s + 1 for s in range(8) if i >> s & 1) for i in range(256)) 
 ROLE_LABEL = {("home", "w"): "WH", ("quincala", "w"): "WQ", ("home", "b"): "BH", ("quincala", "b"): "BQ"}
 
 
+def piece_name(colour: int, size: int) -> str:
+    return f"{COLOURS[colour]}{size}"
+
+
+def _picker(indices: tuple[int, ...]):
+    """``cells -> tuple of cells[i] for i in indices``, done in C (itemgetter alone returns a bare item for one)."""
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda cells: (cells[i],)
+    return itemgetter(*indices)
+
+
 class Geometry:
     """Index tables for one ``BoardData``: dot names, rays, white-dot roles, placing sets, paths."""
 
@@ -231,6 +245,48 @@ class Geometry:
             cells[self.index[d]] |= 1 << (s - 1 + SH * c)
         self.start = tuple(cells)
         self._check()
+        self._hot_tables()
+
+    def _hot_tables(self) -> None:
+        """Tables derived from the above that only make the hot paths (generation, play, releasing) cheaper."""
+        n, names = self.n, self.names
+        # rays[d] cut to each leg length 0..8 (legs carry at most 8 sizes), empty rays dropped
+        self.rays_upto = tuple(
+            tuple(tuple(ray[:steps] for ray in self.rays[d] if ray[:steps]) for steps in range(9))
+            for d in range(n)
+        )
+        # a -> {b: (steps, dots strictly between)} for every b straight ahead of a through dots only
+        self.lines = tuple(
+            {b: (i, ray[: i - 1]) for ray in self.rays[a] for i, b in enumerate(ray, 1)} for a in range(n)
+        )
+        self.identity = tuple(range(n))  # dot -> dot and, below, dot -> leg move: what ``_targets`` lists
+        self.leg_move = tuple(tuple(self.leg_name[a].get(b) for b in range(n)) for a in range(n))  # [a][b] -> "a-b"
+        self.black_cells = _picker(self.black)
+        # cell values with pieces of both colours, and of one colour only (only sizes 1..k exist)
+        self.mixed = frozenset(w | b << SH for w in range(1, self.full + 1) for b in range(1, self.full + 1))
+        self.own_only = tuple(frozenset(s << SH * c for s in range(1, self.full + 1)) for c in (0, 1))
+        # placing dots in name order, and per mover and piece the placement moves on them in that order,
+        # so that ``compress`` with the empty-dot mask yields a sorted run of moves
+        self.placing_by_name = tuple(tuple(sorted(p, key=names.__getitem__)) for p in self.placing)
+        self.placing_cells = tuple(_picker(p) for p in self.placing_by_name)
+        self.place_moves = tuple(
+            {
+                (c, s): tuple(f"{piece_name(c, s)}@{names[d]}" for d in self.placing_by_name[m])
+                for c in (0, 1)
+                for s in range(1, self.k + 1)
+            }
+            for m in (0, 1)
+        )
+        # every canonical move string -> its parsed action, so ``play`` skips the text clean-up and regexes
+        actions: dict[str, tuple] = {"end": ("end",), "pass": ("pass",), "home": ("home",)}
+        for c in (0, 1):
+            for s in range(1, self.k + 1):
+                for d in self.dots:
+                    actions[f"{piece_name(c, s)}@{names[d]}"] = ("place", c, s, d)
+        for a in self.dots:
+            for b, text in self.leg_name[a].items():
+                actions[text] = ("leg", a, b)
+        self.actions = actions
 
     def _check(self) -> None:
         d = self.data
@@ -245,10 +301,6 @@ class Geometry:
 
 
 GEOMETRY: dict[str, Geometry] = {v: Geometry(b) for v, b in BOARDS.items()}
-
-
-def piece_name(colour: int, size: int) -> str:
-    return f"{COLOURS[colour]}{size}"
 
 
 def _tower_text(cell: int) -> str:
@@ -332,6 +384,7 @@ class QuincalaState(State):
         "started",
         "_legal",
         "_imm",
+        "_mixed",
     )
 
     def __init__(
@@ -363,6 +416,7 @@ class QuincalaState(State):
         self.started = started  # the mover has played something this turn (history, for pending())
         self._legal = None
         self._imm = None
+        self._mixed = None
 
     # --- contract -------------------------------------------------------------------------------------
     @property
@@ -423,6 +477,27 @@ class QuincalaState(State):
             self._imm = masks
         return self._imm
 
+    def _mixed_black(self) -> tuple[int, ...]:
+        """Black dots holding pieces of both colours, the only ones that can release (cached)."""
+        if self._mixed is None:
+            g = self.geo
+            on_black = g.black_cells(self.cells)
+            if g.mixed.isdisjoint(on_black):  # the usual case, checked in C
+                self._mixed = ()
+            else:
+                self._mixed = tuple([d for d, c in zip(g.black, on_black, strict=True) if c in g.mixed])
+        return self._mixed
+
+    def _mixed_after_leg(self, a: int, b: int, cells: tuple) -> list[int]:
+        """``_mixed_black`` once this state's leg a->b has left ``cells``: of the black dots only a and b changed."""
+        g = self.geo
+        before = self._mixed_black()
+        out = [d for d in before if d != a and d != b] if before else []
+        for d in (a, b):
+            if cells[d] in g.mixed and not g.is_white[d]:
+                out.append(d)
+        return out
+
     def _required(self) -> list[tuple[int, int]]:
         """The pieces the mover must still place (R-T2, with R-T5's priority when the dots are too few)."""
         m = self.mover
@@ -438,40 +513,32 @@ class QuincalaState(State):
         return pieces[:free]  # R-T5: hand, then ledge, larger first, as many as fit
 
     def _free_places(self) -> int:
-        cells = self.cells
-        return sum(1 for d in self.geo.placing[self.mover] if not cells[d])
+        return self.geo.placing_cells[self.mover](self.cells).count(0)
 
-    def _targets(self, start: int, lifted: int) -> list[int]:
-        """End dots of the legs from ``start`` carrying the sizes ``lifted`` (R-M2, R-M4, R-M5)."""
+    def _targets(self, legs: list[tuple[int, int]], names: bool = False) -> list:
+        """End dots of the legs from each ``(start, lifted sizes)`` of ``legs`` (R-M2, R-M4, R-M5); with ``names``
+        the legs' move strings instead. (One call for many starts: this is the hottest loop of a search.)"""
         g, cells = self.geo, self.cells
-        n = _POP[lifted]
+        is_white, rays_upto, leg_move, identity = g.is_white, g.rays_upto, g.leg_move, g.identity
+        land_white = WHITE_DOT_LANDING != "forbidden"
         imm = self._imm_masks() if self.immune else None
         out = []
-        for ray in g.rays[start]:
-            for d in ray[:n]:
-                c = cells[d]
-                if not c:
-                    if not (g.is_white[d] and WHITE_DOT_LANDING == "forbidden"):
-                        out.append(d)
-                    continue
-                if g.is_white[d]:
-                    if WHITE_DOT_LANDING != "forbidden" and not ((c | c >> SH) & lifted):
-                        out.append(d)
-                elif not (imm and imm.get(d, 0) & lifted):  # R-M4: an immune piece of a lifted size
-                    out.append(d)
-                break
+        for start, lifted in legs:
+            label = leg_move[start] if names else identity  # end dot -> what to list
+            for ray in rays_upto[start][_POP[lifted]]:
+                for d in ray:
+                    c = cells[d]
+                    if not c:
+                        if land_white or not is_white[d]:
+                            out.append(label[d])
+                        continue
+                    if is_white[d]:
+                        if land_white and not ((c | c >> SH) & lifted):
+                            out.append(label[d])
+                    elif not (imm and imm.get(d, 0) & lifted):  # R-M4: an immune piece of a lifted size
+                        out.append(label[d])
+                    break
         return out
-
-    def _first_starts(self) -> list[int]:
-        """Black dots holding only the mover's pieces (R-M1)."""
-        cells, m = self.cells, self.mover
-        other = SH * (1 - m)
-        mine = SH * m
-        return [
-            d
-            for d in self.geo.black
-            if cells[d] and not (cells[d] >> other) & LOW and (cells[d] >> mine) & LOW
-        ]
 
     def _continuation_lift(self) -> int:
         """Sizes lifted for a further leg from the current end-point: own pieces minus the largest (R-M6)."""
@@ -479,11 +546,14 @@ class QuincalaState(State):
         return own & ~_TOP[own]
 
     def _has_first_leg(self) -> bool:
-        m = self.mover
-        for d in self._first_starts():
-            if self._targets(d, (self.cells[d] >> (SH * m)) & LOW):
-                return True
-        return False
+        return bool(self._targets(self._first_legs()))
+
+    def _first_legs(self) -> list[tuple[int, int]]:
+        """``(start, lifted sizes)`` for the first legs: black dots holding only the mover's pieces, all lifted
+        (R-M1)."""
+        g, cells, sh = self.geo, self.cells, SH * self.mover
+        own = g.own_only[self.mover]
+        return [(d, cells[d] >> sh) for d in g.black if cells[d] in own]
 
     def _generate(self) -> list[str]:
         if self.result is not None:
@@ -492,22 +562,19 @@ class QuincalaState(State):
         out: list[str] = []
         if self.phase >= 0:
             a = self.phase
-            names = g.leg_name[a]
-            out = [names[b] for b in self._targets(a, self._continuation_lift())]
+            out = self._targets([(a, self._continuation_lift())], names=True)
             if CONTINUE_OPTIONAL or not out:
                 out.append("end")
         else:
             req = self._required()
             if req:
-                empties = [g.names[d] for d in g.placing[m] if not self.cells[d]]
-                for colour, size in sorted(set(req)):
-                    p = piece_name(colour, size)
-                    out.extend(f"{p}@{d}" for d in empties)
+                empty = [not c for c in g.placing_cells[m](self.cells)]  # in g.placing_by_name[m] order
+                # sorted runs of ready-made moves (no string formatting; the final sort is then cheap)
+                moves = g.place_moves[m]
+                for piece in sorted(set(req)):
+                    out.extend(compress(moves[piece], empty))
             else:
-                cells = self.cells
-                for a in self._first_starts():
-                    names = g.leg_name[a]
-                    out.extend(names[b] for b in self._targets(a, (cells[a] >> (SH * m)) & LOW))
+                out = self._targets(self._first_legs(), names=True)
                 if not out:
                     out.append("pass")
             if self._home_allowed():
@@ -531,20 +598,30 @@ class QuincalaState(State):
             raise IllegalMove("The game is over: no more moves can be played.")
         if not isinstance(move, str):
             raise IllegalMove(f"{move!r} is not a Quincala move.")
+        action = self.geo.actions.get(move) or self._parse(move)  # canonical strings skip the parsing
+        kind = action[0]
+        if kind == "leg":
+            return self._leg(action[1], action[2], events)
+        if kind == "place":
+            return self._place(action[1], action[2], action[3], events)
+        if kind == "end":
+            return self._end(events)
+        if kind == "pass":
+            return self._pass(events)
+        return self._home(events)
+
+    def _parse(self, move: str) -> tuple:
+        """Any spelling of a move -> the action tuple of ``Geometry.actions``; raises IllegalMove if none."""
         mv = _clean(move)
         g = self.geo
-        if mv == "end":
-            return self._end(events)
-        if mv == "pass":
-            return self._pass(events)
-        if mv == "home":
-            return self._home(events)
+        if mv in ("end", "pass", "home"):
+            return (mv,)
         pm = _PLACE_RE.match(mv)
         if pm:
             colour, size, dot = COLOURS.index(pm.group(1)), int(pm.group(2)), pm.group(3) + pm.group(4)
             if dot not in g.index or not g.is_dot[g.index[dot]]:
                 raise IllegalMove(f"{dot} is not a dot of the board (R-B2).")
-            return self._place(colour, size, g.index[dot], events)
+            return ("place", colour, size, g.index[dot])
         if mv.count("-") > 1:
             raise IllegalMove(
                 f"{move.strip()!r} is several legs: play one leg at a time (d3-d6, then d6-b6) (R-M2)."
@@ -555,27 +632,28 @@ class QuincalaState(State):
             for dot in (a, b):
                 if dot not in g.index or not g.is_dot[g.index[dot]]:
                     raise IllegalMove(f"{dot} is not a dot of the board (R-B2).")
-            return self._leg(g.index[a], g.index[b], events)
+            return ("leg", g.index[a], g.index[b])
         raise IllegalMove(
             f"{move.strip()!r} is not a Quincala move: type a placement like w5@c2, home, "
             "a leg like d3-d6, end or pass."
         )
 
-    def _next(self, **changes) -> QuincalaState:
-        fields = dict(
-            cells=self.cells,
-            stash=self.stash,
-            mover=self.mover,
-            phase=self.phase,
-            immune=self.immune,
-            gained=self.gained,
-            passes=self.passes,
-            result=self.result,
-            turns=self.turns,
-            started=True,
+    def _next(self, cells: tuple, stash: tuple, phase: int, immune: tuple, gained: tuple) -> QuincalaState:
+        """The same player's turn goes on from the given fields."""
+        return QuincalaState(
+            self.geo,
+            self.variant,
+            cells,
+            stash,
+            self.mover,
+            phase,
+            immune,
+            gained,
+            self.passes,
+            self.result,
+            self.turns,
+            True,
         )
-        fields.update(changes)
-        return QuincalaState(self.geo, self.variant, **fields)
 
     def _must_place_msg(self, req: list[tuple[int, int]]) -> str:
         names = ", ".join(piece_name(c, s) for c, s in sorted(req, key=lambda p: (p[0] != self.mover, p[1])))
@@ -625,7 +703,7 @@ class QuincalaState(State):
         stash[slot] = tuple(lst)
         if events is not None:
             events.append(Event("place", p, f"{'hand' if colour == m else 'ledge'}:{COLOURS[m]}", g.names[d]))
-        return self._next(cells=tuple(cells), stash=tuple(stash))
+        return self._next(tuple(cells), tuple(stash), self.phase, self.immune, self.gained)
 
     def _home(self, events) -> QuincalaState:
         g, m = self.geo, self.mover
@@ -649,9 +727,9 @@ class QuincalaState(State):
         immune = tuple(x for x in self.immune if x[0] != h)  # R-K2: a flush clears the mark
         if events is not None:
             events.append(Event("home", _tower_text(cell), g.names[h], f"hand:{COLOURS[m]}"))
-        return self._next(cells=tuple(cells), stash=tuple(stash), phase=PLACED, immune=immune)
+        return self._next(tuple(cells), tuple(stash), PLACED, immune, self.gained)
 
-    def _leg_lift(self, a: int, b: int, text: str) -> int:
+    def _leg_lift(self, a: int, b: int) -> int:
         """Validate the leg a->b and return the lifted sizes; raises IllegalMove naming the rule."""
         g, m, cells = self.geo, self.mover, self.cells
         if self.phase >= 0:
@@ -675,6 +753,40 @@ class QuincalaState(State):
                     "of your own colour only (R-M1)."
                 )
             lifted = (c >> (SH * m)) & LOW
+        line = g.lines[a].get(b)  # (steps, dots passed over) when b lies straight ahead of a
+        if line is None or line[0] > _POP[lifted]:
+            self._leg_path_error(a, b, lifted)
+        for d in line[1]:
+            if cells[d]:
+                self._leg_path_error(a, b, lifted)
+        c = cells[b]
+        if g.is_white[b]:
+            if WHITE_DOT_LANDING == "forbidden":
+                raise IllegalMove(
+                    f"{g.leg_name[a][b]} ends on the white dot {g.names[b]}, where legs may not end (R-M5)."
+                )
+            dup = (c | c >> SH) & lifted
+            if dup:
+                s = _BITS[dup][0]
+                raise IllegalMove(
+                    f"{g.leg_name[a][b]} cannot land on the white dot {g.names[b]}: it already holds a "
+                    f"size-{s} piece and white dots do not knock (R-M5)."
+                )
+        elif self.immune:
+            imm = self._imm_masks().get(b, 0) & lifted & ((c | c >> SH) & LOW)
+            if imm:
+                s = _BITS[imm][0]
+                colour = 0 if c >> (s - 1) & 1 else 1
+                raise IllegalMove(
+                    f"{g.leg_name[a][b]} would knock the immune {piece_name(colour, s)} on {g.names[b]}, "
+                    "which cannot be knocked this turn (R-M4)."
+                )
+        return lifted
+
+    def _leg_path_error(self, a: int, b: int, lifted: int) -> NoReturn:
+        """Raise the reason the path a->b is not a leg for ``lifted`` (called once ``Geometry.lines`` says so)."""
+        g, cells = self.geo, self.cells
+        text = f"{g.names[a]}-{g.names[b]}"
         ax, ay = a % g.width, a // g.width
         bx, by = b % g.width, b // g.width
         dx, dy = bx - ax, by - ay
@@ -698,39 +810,14 @@ class QuincalaState(State):
                     f"{text} is blocked by the piece{plural} on {g.names[d]}: "
                     "a leg cannot jump over pieces (R-M2)."
                 )
-        c = cells[b]
-        if g.is_white[b]:
-            if WHITE_DOT_LANDING == "forbidden":
-                raise IllegalMove(
-                    f"{text} ends on the white dot {g.names[b]}, where legs may not end (R-M5)."
-                )
-            dup = (c | c >> SH) & lifted
-            if dup:
-                s = _BITS[dup][0]
-                raise IllegalMove(
-                    f"{text} cannot land on the white dot {g.names[b]}: it already holds a size-{s} "
-                    f"piece and white dots do not knock (R-M5)."
-                )
-        else:
-            imm = self._imm_masks().get(b, 0) & lifted & ((c | c >> SH) & LOW)
-            if imm:
-                s = _BITS[imm][0]
-                colour = 0 if c >> (s - 1) & 1 else 1
-                raise IllegalMove(
-                    f"{text} would knock the immune {piece_name(colour, s)} on {g.names[b]}, "
-                    "which cannot be knocked this turn (R-M4)."
-                )
-        return lifted
+        raise AssertionError(f"{text} is a valid path for {lifted}")  # Geometry.lines disagrees
 
     def _leg(self, a: int, b: int, events) -> QuincalaState:
         g, m = self.geo, self.mover
         o = 1 - m
-        text = f"{g.names[a]}-{g.names[b]}"
-        lifted = self._leg_lift(a, b, text)
+        lifted = self._leg_lift(a, b)
         sh = SH * m
         cells = list(self.cells)
-        stash = list(self.stash)
-        gained = set(self.gained)
         cells[a] &= ~(lifted << sh)
         if events is not None:
             events.append(
@@ -738,39 +825,44 @@ class QuincalaState(State):
             )
         tgt = cells[b]
         winner = None
-        knocked: list[tuple[int, int, bool]] = []  # (colour, size, carries a mark)
-        if not g.is_white[b]:
-            kw, kb = tgt & lifted, (tgt >> SH) & lifted
+        hit = 0 if g.is_white[b] else tgt & (lifted | lifted << SH)  # white dots never knock
+        if hit or self.gained:
+            stash = list(self.stash)
+            gained = set(self.gained)
+            knocked: list[tuple[int, int, bool]] = []  # (colour, size, carries a mark)
+            kw, kb = hit & LOW, hit >> SH
             for colour, bits in ((o, kb if o else kw), (m, kb if m else kw)):  # R-M3: non-mover first
                 for s in reversed(_BITS[bits]):  # larger first
                     knocked.append((colour, s, colour == m and (b, s) in gained))
-            cells[b] = tgt & ~(lifted | lifted << SH)
+            cells[b] = tgt & ~hit
             gained -= {(b, s) for _, s, _ in knocked}
             new_marks = {(b, s) for colour, s, _ in knocked if colour == o}  # R-K2: other colour only
-        else:
-            new_marks = set()
-        # the lifted pieces' marks ride along (clarification 2)
-        gained = {(b, s) if d == a and lifted >> (s - 1) & 1 else (d, s) for d, s in gained} | new_marks
-        for colour, s, mark in knocked:
-            if winner is not None:  # clarification 1: straight to the non-mover, no white dot
-                dest = self._stash_piece(stash, colour, s)
-            else:
-                dest = self._travel(cells, stash, gained, colour, s, mark)
-                if dest >= 0 and (cells[dest] | cells[dest] >> SH) & LOW == g.full:
-                    winner = g.beneficiary[dest]
-            if events is not None:
-                events.append(Event("knock", piece_name(colour, s), g.names[b], self._dest_name(dest)))
+            # the lifted pieces' marks ride along (clarification 2)
+            gained = {(b, s) if d == a and lifted >> (s - 1) & 1 else (d, s) for d, s in gained} | new_marks
+            for colour, s, mark in knocked:
+                if winner is not None:  # clarification 1: straight to the non-mover, no white dot
+                    dest = self._stash_piece(stash, colour, s)
+                else:
+                    dest = self._travel(cells, stash, gained, colour, s, mark)
+                    if dest >= 0 and (cells[dest] | cells[dest] >> SH) & LOW == g.full:
+                        winner = g.beneficiary[dest]
+                if events is not None:
+                    events.append(Event("knock", piece_name(colour, s), g.names[b], self._dest_name(dest)))
+            stash, gained = tuple(stash), tuple(sorted(gained))
+        else:  # nothing knocked and no marks to carry: trays and marks stay as they are
+            stash, gained = self.stash, ()
         cells[b] |= lifted << sh
         if winner is None and g.is_white[b] and (cells[b] | cells[b] >> SH) & LOW == g.full:
             winner = g.beneficiary[b]
         if winner is not None:
             return self._end_turn(cells, stash, gained, winner, events)
-        nxt = self._next(cells=tuple(cells), stash=tuple(stash), phase=b, gained=tuple(sorted(gained)))
+        cells = tuple(cells)
         own = (cells[b] >> sh) & LOW
         if _POP[own] >= 2 and (CONTINUE_FROM_WHITE_DOT or not g.is_white[b]):
-            if nxt._targets(b, own & ~_TOP[own]):
+            nxt = self._next(cells, stash, b, self.immune, gained)
+            if nxt._targets([(b, own & ~_TOP[own])]):
                 return nxt
-        return nxt._finish_move(events)
+        return self._release(cells, stash, gained, b, self._mixed_after_leg(a, b, cells), events)  # the move ends
 
     def _stash_piece(self, stash: list, colour: int, size: int) -> int:
         """Off the board to the non-mover: his hand for his colour, his ledge for the mover's (§4.5)."""
@@ -803,7 +895,7 @@ class QuincalaState(State):
             raise IllegalMove(
                 "There is no move to end: end stops a move after a leg, while it could go on (R-M7)."
             )
-        if not CONTINUE_OPTIONAL and self._targets(self.phase, self._continuation_lift()):
+        if not CONTINUE_OPTIONAL and self._targets([(self.phase, self._continuation_lift())]):
             raise IllegalMove("The move must go on while a further leg is possible (R-M7).")
         if events is not None:
             events.append(Event("end", "", self.geo.names[self.phase], ""))
@@ -811,26 +903,36 @@ class QuincalaState(State):
 
     def _finish_move(self, events) -> QuincalaState:
         """The move has ended on ``self.phase``: the releasing phase (R-R1…R-R5), then the turn passes."""
+        return self._release(self.cells, self.stash, self.gained, self.phase, self._mixed_black(), events)
+
+    def _release(
+        self, cells: tuple, stash: tuple, gained: tuple, endpoint: int, mixed: list[int] | tuple[int, ...], events
+    ) -> QuincalaState:
+        """``_finish_move`` for a move of this state's mover that ended on ``endpoint`` with these fields;
+        ``mixed``: the black dots then holding pieces of both colours (any order: releases are sorted)."""
         g, m = self.geo, self.mover
+        scope = mixed if RELEASE_SCOPE == "board" else (() if g.is_white[endpoint] else (endpoint,))
+        if not scope:  # the usual case: no mixed tower on a black dot, nothing can be released
+            return self._end_turn(cells, stash, gained, None, events)
         o = 1 - m
-        cells = list(self.cells)
-        stash = list(self.stash)
-        gained = set(self.gained)
-        endpoint = self.phase
-        scope = g.black if RELEASE_SCOPE == "board" else (() if g.is_white[endpoint] else (endpoint,))
+        cells = list(cells)
+        stash = list(stash)
+        gained = set(gained)
         imm = self._imm_masks() if IMMUNE_BLOCKS_RELEASE else {}
+        is_white, rays = g.is_white, g.rays_upto
+        k = g.k  # a single-colour tower is at most k high, so only the first k dots of a ray can reach
         released = []
         for d in scope:
             c = cells[d]
             if not (c & LOW and c >> SH):
                 continue
             reach = 0
-            for ray in g.rays[d]:
+            for ray in rays[d][k]:
                 for i, s_dot in enumerate(ray, 1):
                     sc = cells[s_dot]
                     if sc:
                         if (
-                            not g.is_white[s_dot]
+                            not is_white[s_dot]
                             and not (sc & LOW and sc >> SH)
                             and _POP[sc & LOW] + _POP[sc >> SH] >= i
                         ):
