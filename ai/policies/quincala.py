@@ -11,9 +11,10 @@ from __future__ import annotations
 from ai.policies.common import Policy, logistic
 from engines.quincala import _POP, COLOURS, LOW, SH, QuincalaState
 
-# Worth of a winning dot by the number of sizes it still misses (index 0, complete, is a won game: never scored).
-QUINCALA_DOT_WORTH = (0.0, 6.0, 3.5, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0)
-OPPONENT_HOME_WORTH = (0.0, 2.5, 1.5, 1.0, 0.5, 0.0, 0.0, 0.0, 0.0)
+# Worth of a winning dot that holds pieces, by the number of sizes it still misses (index 0, complete, is a won
+# game: never scored); an empty dot is worth nothing in every variant.
+QUINCALA_DOT_WORTH = (0.0, 6.0, 3.5, 2.0, 1.0)
+OPPONENT_HOME_WORTH = (0.0, 2.5, 1.5, 1.0, 0.5)
 EVALUATION_SCALE = 2.0   # worth difference that makes a 73 % favourite (logistic)
 
 
@@ -36,8 +37,8 @@ def quincala_evaluate(state: QuincalaState) -> tuple[float, float]:
     worth = []
     for seat in (0, 1):
         q, h = cells[quincala[seat]], cells[geo.home[1 - seat]]
-        worth.append(QUINCALA_DOT_WORTH[k - _POP[(q | q >> SH) & LOW]]
-                     + OPPONENT_HOME_WORTH[k - _POP[(h | h >> SH) & LOW]])
+        worth.append((QUINCALA_DOT_WORTH[k - _POP[(q | q >> SH) & LOW]] if q else 0.0)
+                     + (OPPONENT_HOME_WORTH[k - _POP[(h | h >> SH) & LOW]] if h else 0.0))
     lead = (worth[0] - worth[1]) / EVALUATION_SCALE
     return logistic(lead), logistic(-lead)
 
