@@ -215,7 +215,8 @@ def choose_turn(state: State, *, level: int, seed: int, time_budget: float = 2.0
     """The canonical atomic moves of one whole turn for ``state.to_move``.
 
     Searches each atomic decision while the same seat stays to move and the game is not over (so an optional
-    continuation is stopped with ``end`` when the search prefers that, and a forced one is played through).
+    continuation is stopped with ``end`` when the search prefers that, and a forced one is played through), unless
+    the game's policy stops the turn (``Policy.stop_turn``: Quincala caps the legs of a move).
     ``iterations`` overrides the level's effort (tests, benchmarks). ``time_budget`` (seconds, whole turn) is a
     safety cap; once it is spent, the remaining decisions of the turn follow the evaluation alone.
     Raises GameOverError when the game is over, SearchCancelled when ``cancel`` is set.
@@ -226,12 +227,14 @@ def choose_turn(state: State, *, level: int, seed: int, time_budget: float = 2.0
     search = Search(policy_for(state.game.key), random.Random(seed),
                     time.perf_counter() + time_budget, cancel)
     seat = state.to_move
+    stop_turn = search.policy.stop_turn
     root = Node(state, None)
     moves: list[str] = []
     while len(moves) < MAX_TURN_MOVES:
         legal = root.state.legal_moves()
-        if len(legal) == 1:
-            move = legal[0]
+        stop = stop_turn(root.state, moves) if stop_turn is not None else None
+        if len(legal) == 1 or stop is not None:
+            move = legal[0] if stop is None else stop
             root = Node(root.state.play(move), None)
         else:
             done = max(0, root.visits - PRIOR_VISITS)   # iterations this subtree already had

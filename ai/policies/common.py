@@ -17,6 +17,7 @@ from engines import State
 
 Evaluation = Callable[[State], tuple[float, ...]]
 PlayoutStep = Callable[[State, random.Random], State]
+TurnStop = Callable[[State, list[str]], str | None]   # (position, moves played so far this turn) -> move or None
 
 
 def random_step(state: State, rng: random.Random) -> State:
@@ -53,6 +54,7 @@ class Policy:
     depth_cap: int | None = None    # playout plies after which ``evaluate`` estimates the result
     exploration: float = 0.8        # the UCT constant (rewards lie in [0, 1])
     levels: Mapping[int, int] = field(default_factory=dict)   # iterations per level where the default row is wrong
+    stop_turn: TurnStop | None = None   # a move that ends the turn here without searching (a game's own limit)
 
 
 # --- score-greedy playouts (captures first) -------------------------------------------------------------------

@@ -16,6 +16,10 @@ from engines.quincala import _POP, COLOURS, LOW, SH, QuincalaState
 QUINCALA_DOT_WORTH = (0.0, 6.0, 3.5, 2.0, 1.0)
 OPPONENT_HOME_WORTH = (0.0, 2.5, 1.5, 1.0, 0.5)
 EVALUATION_SCALE = 2.0   # worth difference that makes a 73 % favourite (logistic)
+# R-M10 sets no limit on the legs of a move and advises bots to cap them ("3-4 legs is plenty"): two towers can
+# pass pieces back and forth for ever (d3-d4, d4-d3, ...), and without a cap a search that sees no gain in
+# stopping may keep going, turn after turn of pointless legs.
+BOT_MAX_LEGS = 4
 
 
 def _quincala_dots(state: QuincalaState) -> tuple[int, int]:
@@ -43,8 +47,15 @@ def quincala_evaluate(state: QuincalaState) -> tuple[float, float]:
     return logistic(lead), logistic(-lead)
 
 
+def stop_after_max_legs(state: QuincalaState, moves: list[str]) -> str | None:
+    """``end`` once the bot's move has had BOT_MAX_LEGS legs and could still go on."""
+    if state.phase >= 0 and sum(1 for m in moves if "-" in m) >= BOT_MAX_LEGS and "end" in state.legal_moves():
+        return "end"
+    return None
+
+
 # Random Quincala is aimless, so playouts stop after 10 atomic moves (a turn or two) and the evaluation judges:
 # longer ones (40) cost more than half of a level-5 turn and pushed turns with many decisions into the 2 s cap.
 # With them (and the faster engine) the default level row fits: level 5 takes about 0.8 s a turn on average and 1.5 s at
 # the 90th percentile (24 mid-game positions, one core of the 2-core machine).
-POLICY = Policy(evaluate=quincala_evaluate, depth_cap=10)
+POLICY = Policy(evaluate=quincala_evaluate, depth_cap=10, stop_turn=stop_after_max_legs)

@@ -1,10 +1,15 @@
-"""Quincala's evaluation: the sizes each player's two winning dots still miss, his quincala dot worth more."""
+"""Quincala's policy: the evaluation (sizes each winning dot still misses, the quincala dot worth more), the leg cap."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 import pytest
 
-from ai.policies.quincala import quincala_evaluate
+from ai.policies import POLICIES, policy_for
+from ai.policies.quincala import BOT_MAX_LEGS, quincala_evaluate, stop_after_max_legs
+from ai.search import choose_turn
 from engines import GAMES
 
 QUINCALA = GAMES["quincala"]
@@ -60,3 +65,37 @@ def test_black_is_judged_as_white_is():
 def test_one_size_short_is_worth_the_same_in_every_variant(variant):
     k = int(variant)
     assert evaluate(gathered(variant, "w", range(1, k), "f5")) == evaluate(gathered("5", "w", range(1, 5), "f5"))
+
+
+# Black has moved a leg onto e9 (b2 b3) and may go on with the b2 or stop.
+MID_MOVE = ("5 w1,w2,w3,w4,w5,w1,w2,w3,w4,w5,w3,w4,.,w1,w2,w3,w4,w5,w1,w2,.,.,w5" + ",." * 57
+            + ",b2,b1,b5,b4,b2b3,b2,b1,b5,b4,b3,b5,b4,b3,.,b1,b5,b4,b3,b2,b1 - - - - b leg@e9 - -/0")
+
+
+def test_the_bot_ends_a_move_after_the_leg_cap():
+    state = QUINCALA.decode(MID_MOVE)
+    assert "end" in state.legal_moves() and len(state.legal_moves()) > 1
+    legs = ["e7-e8", "e8-e9", "e9-e8", "e8-e9"]
+    assert stop_after_max_legs(state, legs[:BOT_MAX_LEGS - 1]) is None
+    assert stop_after_max_legs(state, legs[:BOT_MAX_LEGS]) == "end"
+    assert stop_after_max_legs(state, ["w1@a1", "home", *legs[:BOT_MAX_LEGS - 1]]) is None   # placements don't count
+    start_of_turn = QUINCALA.new(2)
+    assert stop_after_max_legs(start_of_turn, legs) is None   # no move under way: nothing to end
+
+
+def test_the_search_plays_the_policys_stop_without_searching(monkeypatch):
+    stopping = dataclasses.replace(policy_for("quincala"), stop_turn=lambda state, moves: "end")
+    monkeypatch.setitem(POLICIES, "quincala", stopping)
+    assert choose_turn(QUINCALA.decode(MID_MOVE), level=5, seed=1) == ["end"]
+
+
+def test_bot_moves_keep_to_the_leg_cap():
+    rng = random.Random(7)
+    state = QUINCALA.new(2, seed=7)
+    for _ in range(60):
+        turn = choose_turn(state, level=1, seed=rng.randrange(1 << 30))
+        assert sum(1 for move in turn if "-" in move) <= BOT_MAX_LEGS
+        for move in turn:
+            state = state.play(move)
+        if state.is_over:
+            break
