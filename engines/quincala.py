@@ -205,9 +205,10 @@ class Geometry:
         self.white = tuple(i for i in range(n) if self.is_white[i])
         self.black = tuple(i for i in self.dots if not self.is_white[i])
         self.role = {self.index[d]: rc for d, rc in data.white_dots.items()}
-        self.home = tuple(
-            next(self.index[d] for d, (r, o) in data.white_dots.items() if r == "home" and o == c)
-            for c in COLOURS
+        self.home, self.quincala = (
+            tuple(next(self.index[d] for d, (r, o) in data.white_dots.items() if r == role and o == c)
+                  for c in COLOURS)
+            for role in ("home", "quincala")
         )
         # beneficiary: a quincala dot wins for its owner, a home dot for its owner's opponent (§4.3)
         self.beneficiary = {

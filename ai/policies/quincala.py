@@ -9,7 +9,7 @@ dot rises steeply as its missing sizes run out, so one size short is worth far m
 from __future__ import annotations
 
 from ai.policies.common import Policy, logistic
-from engines.quincala import _POP, COLOURS, LOW, SH, QuincalaState
+from engines.quincala import _POP, LOW, SH, QuincalaState
 
 # Worth of a winning dot that holds pieces, by the number of sizes it still misses (index 0, complete, is a won
 # game: never scored); an empty dot is worth nothing in every variant.
@@ -22,25 +22,13 @@ EVALUATION_SCALE = 2.0   # worth difference that makes a 73 % favourite (logisti
 BOT_MAX_LEGS = 4
 
 
-def _quincala_dots(state: QuincalaState) -> tuple[int, int]:
-    """Each seat's quincala dot (cell index)."""
-    role = state.geo.role
-    return tuple(next(d for d, (r, c) in role.items() if r == "quincala" and c == COLOURS[seat]) for seat in (0, 1))
-
-
-_DOTS: dict[int, tuple[int, int]] = {}   # id(geometry) -> the quincala dots; one geometry per variant
-
-
 def quincala_evaluate(state: QuincalaState) -> tuple[float, float]:
     """Each seat's chance from the sizes its quincala dot and its opponent's home dot still miss."""
     geo = state.geo
-    quincala = _DOTS.get(id(geo))
-    if quincala is None:
-        quincala = _DOTS[id(geo)] = _quincala_dots(state)
     cells, k = state.cells, geo.k
     worth = []
     for seat in (0, 1):
-        q, h = cells[quincala[seat]], cells[geo.home[1 - seat]]
+        q, h = cells[geo.quincala[seat]], cells[geo.home[1 - seat]]
         worth.append((QUINCALA_DOT_WORTH[k - _POP[(q | q >> SH) & LOW]] if q else 0.0)
                      + (OPPONENT_HOME_WORTH[k - _POP[(h | h >> SH) & LOW]] if h else 0.0))
     lead = (worth[0] - worth[1]) / EVALUATION_SCALE

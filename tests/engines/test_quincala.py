@@ -101,6 +101,13 @@ def test_board_tables_are_data():
     assert q.BOARDS == {"5": q.BOARD_5, "4": q.BOARD_4, "3": q.BOARD_3}
 
 
+def test_geometry_names_each_seats_home_and_quincala_dot():
+    # §4.3: White (seat 0) home e5, quincala f5; Black (seat 1) home f6, quincala e6
+    geo = q.Geometry(q.BOARD_5)
+    assert [geo.names[d] for d in geo.home] == ["e5", "f6"]
+    assert [geo.names[d] for d in geo.quincala] == ["f5", "e6"]
+
+
 # --------------------------------------------------------------------------------------------------------
 # §4.6 starting positions
 # --------------------------------------------------------------------------------------------------------
