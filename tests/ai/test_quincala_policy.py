@@ -67,6 +67,58 @@ def test_one_size_short_is_worth_the_same_in_every_variant(variant):
     assert evaluate(gathered(variant, "w", range(1, k), "f5")) == evaluate(gathered("5", "w", range(1, 5), "f5"))
 
 
+def moved(code: str, piece: str, dot: str, under: str = "") -> str:
+    """``code`` with one ``piece`` taken from the first dot holding it alone and put on ``dot`` (above ``under``)."""
+    fields = code.split(" ")
+    dots = fields[1].split(",")
+    dots[dots.index(piece)] = "."
+    dots["abcdefghij".index(dot[0]) + 10 * (int(dot[1:]) - 1)] = under + piece
+    fields[1] = ",".join(dots)
+    return " ".join(fields)
+
+
+def to_move(code: str, colour: str) -> str:
+    fields = code.split(" ")
+    fields[6] = colour
+    return " ".join(fields)
+
+
+ONE_SHORT = gathered("5", "w", range(1, 5), "f5")   # White's quincala dot f5 misses only a 5
+
+
+def test_a_piece_that_can_step_onto_the_quincala_dot_is_a_threat_worth_most_to_the_player_to_move():
+    threat = moved(ONE_SHORT, "w5", "g4")   # g4 touches f5: the lone w5 can land there next turn and win
+    now = evaluate(to_move(threat, "w"))[0]
+    later = evaluate(to_move(threat, "b"))[0]   # Black moves first and may knock it away
+    assert now > later > evaluate(ONE_SHORT)[0]
+
+
+THREE_THERE = gathered("5", "w", range(1, 4), "f5")
+
+
+# Each example moves pieces from their start dots (far from f5) and is judged against the position before.
+@pytest.mark.parametrize(
+    "why, code, before",
+    [
+        ("a tower lands whole, and its w4 is already on the dot",
+         moved(moved(ONE_SHORT, "w4", "g4"), "w5", "g4", under="w4"), ONE_SHORT),
+        ("a lone piece moves one dot, and h3 is two away", moved(ONE_SHORT, "w5", "h3"), ONE_SHORT),
+        ("a mixed tower cannot make a first leg", moved(moved(ONE_SHORT, "b1", "g4"), "w5", "g4", under="b1"),
+         ONE_SHORT),
+        ("the opponent's piece wins nothing for White", moved(ONE_SHORT, "b5", "g4"), ONE_SHORT),
+        ("the line from h3 is blocked at g4",
+         moved(moved(moved(THREE_THERE, "w4", "h3"), "w5", "h3", under="w4"), "b1", "g4"), THREE_THERE),
+    ],
+)
+def test_what_cannot_reach_the_quincala_dot_is_no_threat(why, code, before):
+    assert evaluate(code) == evaluate(before), why
+
+
+def test_a_tower_reaches_as_far_as_it_is_high_over_empty_dots():
+    tower = moved(moved(THREE_THERE, "w4", "h3"), "w5", "h3", under="w4")   # w4w5 on h3, two dots from f5
+    assert evaluate(tower)[0] > evaluate(THREE_THERE)[0]
+
+
 # Black has moved a leg onto e9 (b2 b3) and may go on with the b2 or stop.
 MID_MOVE = ("5 w1,w2,w3,w4,w5,w1,w2,w3,w4,w5,w3,w4,.,w1,w2,w3,w4,w5,w1,w2,.,.,w5" + ",." * 57
             + ",b2,b1,b5,b4,b2b3,b2,b1,b5,b4,b3,b5,b4,b3,.,b1,b5,b4,b3,b2,b1 - - - - b leg@e9 - -/0")
