@@ -8,8 +8,8 @@ import random
 import pytest
 
 from ai.policies import POLICIES, policy_for
-from ai.policies.quincala import BOT_MAX_LEGS, quincala_evaluate, stop_after_max_legs
-from ai.search import choose_turn
+from ai.policies.quincala import BOT_MAX_LEGS, QUINCALA_LEVELS, quincala_evaluate, stop_after_max_legs
+from ai.search import choose_turn, iterations_for
 from engines import GAMES
 
 QUINCALA = GAMES["quincala"]
@@ -94,6 +94,16 @@ def test_a_piece_that_can_step_onto_the_quincala_dot_is_a_threat_worth_most_to_t
 
 
 THREE_THERE = gathered("5", "w", range(1, 4), "f5")
+
+
+def test_the_lowest_level_plays_the_leg_that_wins():
+    state = QUINCALA.decode(to_move(moved(ONE_SHORT, "w5", "g4"), "w"))
+    assert iterations_for("quincala", 1) == min(QUINCALA_LEVELS.values())
+    for seed in range(5):
+        after = state
+        for move in choose_turn(state, level=1, seed=seed):
+            after = after.play(move)
+        assert after.is_over and after.winners == (0,), seed
 
 
 # Each example moves pieces from their start dots (far from f5) and is judged against the position before.
