@@ -1,9 +1,9 @@
 """Searches off the event loop: a process pool with a time budget and cancellation per match.
 
 Pickling decision: the state itself is sent to the worker. Every engine's states pickle and unpickle to an equal
-position that carries its history too (Rincala's and Roocala's repetition records, Quincala's turn counter), so
-the worker searches exactly the position the bot holds; ``tests/ai`` checks this for every game. (Replaying
-``(game, players, variant, seed, moves)`` would cost a whole replay per call for no gain.)
+position that carries its history too (Rincala's and Roocala's repetition records, whether a Quincala player has
+begun the turn), so the worker searches exactly the position the bot holds; ``tests/ai`` checks this for every
+game. (Replaying ``(game, players, variant, seed, moves)`` would cost a whole replay per call for no gain.)
 
 Cancellation: the pool shares an array of flags with its workers (shared memory, no sockets, no manager
 process); each call owns one slot until its worker has finished, and the worker looks at its flag every
@@ -19,6 +19,7 @@ or ``python -m``), as spawning requires.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import threading
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +31,7 @@ from engines import State
 DEFAULT_MARGIN = 1.0   # seconds the caller waits beyond the budget (process hand-over, pickling)
 SLOTS = 256            # calls that may be queued or running at once
 
-_flags = None          # in a worker: the shared cancel flags
+_flags: ctypes.Array[Any] | None = None   # in a worker: the shared cancel flags
 
 
 class _SlotToken:
@@ -40,10 +41,11 @@ class _SlotToken:
         self.slot = slot
 
     def is_set(self) -> bool:
+        assert _flags is not None, "a slot token is used in a worker, after _init_worker"
         return bool(_flags[self.slot])
 
 
-def _init_worker(flags) -> None:
+def _init_worker(flags: ctypes.Array[Any]) -> None:
     """Runs in each worker at start: keep the shared flags, import the engines and the search once."""
     global _flags
     _flags = flags

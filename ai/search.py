@@ -152,6 +152,7 @@ class Search:
             return
         state = node.state
         me = state.to_move
+        assert me is not None, "a node that is not terminal has a player to move"
         evaluate = self.policy.evaluate
         children = []
         for move in state.legal_moves():
@@ -164,9 +165,10 @@ class Search:
 
     def select(self, node: Node) -> Node:
         """UCT: the child with the best mean plus exploration bonus; the first such child on ties."""
+        assert node.children, "select() follows an expanded node"
         c = self.policy.exploration
         log_n = math.log(node.visits + 1)
-        best, best_score = None, -math.inf
+        best, best_score = node.children[0][1], -math.inf
         for _, child in node.children:
             score = child.value / child.visits + c * math.sqrt(log_n / child.visits)
             if score > best_score:
@@ -186,6 +188,7 @@ class Search:
 
 def decided(root: Node, remaining: int) -> bool:
     """True when ``remaining`` more iterations could not change the most visited child of ``root``."""
+    assert root.children is not None, "decided() looks at an expanded root"
     first = second = 0
     for _, child in root.children:
         v = child.visits
@@ -199,6 +202,7 @@ def decided(root: Node, remaining: int) -> bool:
 def winning_move(root: Node) -> tuple[str, Node] | None:
     """A child of the expanded ``root`` that wins the game outright for the seat to move, if there is one."""
     me = root.state.to_move
+    assert me is not None and root.children is not None, "winning_move() looks at an expanded root"
     for move, child in root.children:
         if child.terminal is not None and child.terminal[me] >= 1.0:
             return move, child
@@ -207,6 +211,7 @@ def winning_move(root: Node) -> tuple[str, Node] | None:
 
 def best_child(root: Node) -> tuple[str, Node]:
     """The move to play: a winning move at once, else the most visited child (better mean on ties)."""
+    assert root.children, "best_child() looks at an expanded root"
     return winning_move(root) or max(root.children, key=lambda mc: (mc[1].visits, mc[1].mean()))
 
 

@@ -8,8 +8,10 @@
 
 Strength: per game, plays the top level against a uniformly random player, the top level against level 1 and
 each level against the one below, seats alternating between games, and prints each pairing's win rate with its
-counts (a shared win or a draw counts half). ``--effort-scale`` multiplies every level's iteration count (a
-reduced run); ``--time-budget`` is the per-turn safety cap of the search.
+counts (a shared win or a draw counts half). A game reaching its game's ``turn_cap`` (Quincala: 400 turns) is a
+draw, as the bot rules it; the engines have no cap, so this script counts the turns (changes of the seat to move).
+``--effort-scale`` multiplies every level's iteration count (a reduced run); ``--time-budget`` is the per-turn
+safety cap of the search.
 
 Every finished game is appended to ``--record`` (JSON lines) with a fingerprint of the code that played it (the
 search, the game's policy and its engine). A run skips the games the record already holds for the same code and
@@ -35,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai.search import LEVELS, choose_turn, iterations_for  # noqa: E402
-from engines import GAMES  # noqa: E402
+from engines import GAMES, State  # noqa: E402
 
 RANDOM = 0   # the uniformly random player in a pairing
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +60,7 @@ def player_name(p: int) -> str:
     return "random" if p == RANDOM else f"L{p}"
 
 
-def play_turn(state, player: int, rng: random.Random, seed: int, budget: float, scale: float) -> object:
+def play_turn(state: State, player: int, rng: random.Random, seed: int, budget: float, scale: float) -> State:
     """One whole turn by ``player`` (a level, or RANDOM: uniform random atomic moves)."""
     seat = state.to_move
     if player == RANDOM:
@@ -80,14 +82,16 @@ def play_game(task: tuple) -> dict:
     rng = random.Random(index * 7919 + 17)
     state = game.new(players=players, seed=1000 + index, variant=variant)
     a_seat = index % players                       # seats alternate between games
-    turns = 0
-    while not state.is_over:
-        player = a if state.to_move == a_seat else b
+    cap = game.turn_cap
+    turns = 0                                      # whole turns: changes of the seat to move
+    while not state.is_over and (cap is None or turns < cap):
+        seat = state.to_move
+        player = a if seat == a_seat else b
         state = play_turn(state, player, rng, rng.randrange(1 << 30), budget, scale)
-        turns += 1
+        turns += state.to_move != seat
     teams = game.teams.get(players)
     a_seats = next((set(t) for t in teams if a_seat in t), {a_seat}) if teams else {a_seat}
-    winners = set(state.winners)
+    winners = set(state.winners) if state.is_over else set(range(players))   # at the turn cap: a draw
     if not winners & a_seats:
         score = 0.0
     else:
@@ -185,13 +189,17 @@ def run_speed(args) -> None:
         for players in game.player_counts:
             for variant in game.variants or (None,):
                 rng = random.Random(1)
+                cap = game.turn_cap
                 n = plies = 0
                 start = time.perf_counter()
                 while time.perf_counter() - start < args.seconds:
                     state = game.new(players=players, seed=rng.randrange(1 << 30), variant=variant)
-                    while not state.is_over:
+                    turns = 0                      # whole turns, for the game's turn cap (a draw)
+                    while not state.is_over and (cap is None or turns < cap):
+                        seat = state.to_move
                         state = state.play(rng.choice(state.legal_moves()))
                         plies += 1
+                        turns += state.to_move != seat
                     n += 1
                 elapsed = time.perf_counter() - start
                 iters = iterations_for(key, 5)

@@ -3,7 +3,7 @@
     python bench/bench_games.py [GAME ...] [--seconds S]
 
 Prints, per game: legal-move generation per position (µs), random complete games per second, one board
-render (ms), and one whole turn through the match service including the SQLite commit and the render
+render (ms), and one whole turn through the match services including the SQLite commit and the render
 (median and p95, ms). Figures depend on the machine; the first line says which.
 """
 
@@ -22,7 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import MatchService, Person  # noqa: E402
+from bot.model import Person  # noqa: E402
+from bot.services import Services  # noqa: E402
 from bot.store import Database  # noqa: E402
 from engines import GAMES  # noqa: E402
 from render import board_png  # noqa: E402
@@ -68,10 +69,10 @@ def bench_render(sample, rounds=20):
 
 
 async def bench_turns(game, turns):
-    """Whole turns through the service: load, play, commit to SQLite, render the new board."""
+    """Whole turns through the services: load, play, commit to SQLite, render the new board."""
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(Path(tmp) / "bench.sqlite3")
-        service = MatchService(db, seed_source=random.Random(2))
+        services = Services(db, seed_source=random.Random(2))
         rng = random.Random(3)
         people = [Person(i + 1, f"P{i + 1}") for i in range(min(game.player_counts))]
         teams = game.teams.get(len(people))
@@ -79,14 +80,14 @@ async def bench_turns(game, turns):
         match = None
         while len(times) < turns:
             if match is None or match.status != "active":
-                match = await service.challenge(game.key, guild_id=1, channel_id=1, challenger=people[0],
-                                                opponents=people[1:],
-                                                partner=people[teams[0][1]] if teams else None)
+                match = await services.challenges.challenge(game.key, guild_id=1, channel_id=1,
+                                                            challenger=people[0], opponents=people[1:],
+                                                            partner=people[teams[0][1]] if teams else None)
                 for p in people[1:]:
-                    match = await service.accept(match.id, p, guild_id=1)
+                    match = await services.challenges.accept(match.id, p, guild_id=1)
             value, _ = rng.choice(game.turn_suggestions(match.state, "", 25))
             t0 = time.perf_counter()
-            result = await service.submit_turn(match.id, match.to_move_user.user_id, value, guild_id=1)
+            result = await services.play.submit_turn(match.id, match.to_move_user.user_id, value, guild_id=1)
             match = result.match
             await asyncio.to_thread(board_png, match.state, last_turn=match.last_turn, names=match.names,
                                     previous=match.previous)
@@ -100,7 +101,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("games", nargs="*")
     ap.add_argument("--seconds", type=float, default=3.0, help="random-game time per game")
-    ap.add_argument("--turns", type=int, default=60, help="service turns per game")
+    ap.add_argument("--turns", type=int, default=60, help="services turns per game")
     args = ap.parse_args()
     print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores, "
           f"Python {platform.python_version()}")

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from pathlib import Path
 
 from bot.config import ConfigError, load_config
 
@@ -53,19 +54,19 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
-    from bot.client import GameBot
+    from bot.discord.client import GameBot
     bot = GameBot(config)
     bot.run(config.token, log_handler=None)
     return 0
 
 
-async def rebuild_ratings(path, guild: int | None) -> int:
-    from bot.ratings import Ratings
+async def rebuild_ratings(path: str | Path, guild: int | None) -> int:
     from bot.store import Database
+    from bot.store.ratings import RatingStore
 
     db = await Database.open(path)
     try:
-        ratings = Ratings(db)
+        ratings = RatingStore(db)
         before = await ratings.snapshot()
         count = await ratings.rebuild(guild)
         after = await ratings.snapshot()

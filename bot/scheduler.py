@@ -1,82 +1,95 @@
-"""Deadlines as database rows: one task sleeps until the earliest, woken when a sooner one appears.
+"""Deadlines as database rows: one task sleeps until the earliest, woken only when a sooner one appears.
 
 Nothing lives only in memory: after a restart ``run_due`` catches up on everything that fell due while the
-bot was down. Time comes from the service's clock, so tests move a fake clock and call ``run_due``.
+bot was down. Each notice is written to the outbox in the transaction that handles it; the dispatcher
+delivers it. Time comes from the services' clock, so tests move a fake clock and call ``run_due``.
+
+The loop never dies: a failing query is logged and retried with backoff; a failing match is skipped for
+that pass and retried later, without holding up the others.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Protocol
+from collections.abc import Awaitable, Callable
+from datetime import datetime
 
-from bot.service import Match, MatchService
+from bot.model import Match
+from bot.services import Services
 
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 3600.0      # re-check at least hourly (cheap), in case a wake-up was missed
-
-
-class Notifier(Protocol):
-    """Where the scheduler's news goes (Discord, or nothing in the terminal)."""
-
-    async def reminder(self, match: Match) -> None: ...
-
-    async def timed_out(self, match: Match) -> None: ...
-
-    async def challenge_expired(self, match: Match) -> None: ...
+MIN_SLEEP = 1.0         # no busy loop on a row that stays due
+BACKOFF = (1.0, 5.0, 30.0, 120.0)   # after consecutive failing passes
 
 
 class Scheduler:
-    def __init__(self, service: MatchService, notifier: Notifier):
-        self.service = service
-        self.notifier = notifier
+    def __init__(self, services: Services):
+        self.services = services
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
-        service.on_timers_changed = self.wake
+        self._next: datetime | None = None      # when the loop means to wake up next
+        self._unsubscribe = services.events.deadline_set.subscribe(self.deadline_set)
+        self.failures = 0
+
+    def deadline_set(self, when: datetime | None) -> None:
+        """A deadline was set: wake up only if it is sooner than the one we sleep towards."""
+        if when is not None and (self._next is None or when < self._next):
+            self._next = when
+            self._wake.set()
 
     def wake(self) -> None:
         self._wake.set()
 
     async def run_due(self) -> list[tuple[str, int]]:
-        """Handle everything due now: expired challenges, reminders, deadlines. Returns (kind, match id)."""
+        """Handle everything due now: expired challenges, deadlines, reminders. Returns (kind, match id).
+
+        A match that fails is logged and left for the next pass; the others go on.
+        """
+        clocks = self.services.clocks
         done: list[tuple[str, int]] = []
-        due = await self.service.due()
-        for match_id in due["expired"]:
-            match = await self.service.expire_challenge(match_id)
-            if match is not None:
-                done.append(("expired", match_id))
-                await self._tell(self.notifier.challenge_expired, match)
-        for match_id in due["deadline"]:
-            match = await self.service.time_out(match_id)
-            if match is not None:
-                done.append((match.status, match_id))      # 'finished' (forfeit) or 'aborted'
-                await self._tell(self.notifier.timed_out, match)
-        for match_id in due["remind"]:
-            if match_id in {m for _, m in done}:
-                continue
-            match = await self.service.remind(match_id)
-            if match is not None and match.status == "active":
-                done.append(("reminded", match_id))
-                await self._tell(self.notifier.reminder, match)
+        due = await clocks.due()
+        steps: list[tuple[str, Callable[[int], Awaitable[Match | None]]]] = [
+            ("expired", clocks.expire_challenge), ("deadline", clocks.time_out), ("remind", clocks.remind)]
+        for kind, step in steps:
+            for match_id in due[kind]:
+                if kind == "remind" and match_id in {m for _, m in done}:
+                    continue
+                try:
+                    match = await step(match_id)
+                except Exception:
+                    log.exception("scheduler: %s of match %s failed; retrying on the next pass", kind, match_id)
+                    continue
+                if match is None:
+                    continue
+                done.append(({"deadline": match.status, "remind": "reminded"}.get(kind, kind), match_id))
         return done
 
-    async def _tell(self, send, match: Match) -> None:
+    async def pass_once(self) -> float:
+        """One pass: handle what is due, then find the next time; seconds to sleep. Never raises (but
+        cancellation): a failing query is logged and retried after a growing pause."""
         try:
-            await send(match)
-        except Exception:   # a failed notice must not stop the clock for other matches
-            log.exception("could not send %s for match %s", send.__name__, match.id)
+            await self.run_due()
+            nxt = await self.services.clocks.next_due()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            delay = BACKOFF[min(self.failures, len(BACKOFF) - 1)]
+            self.failures += 1
+            self._next = None
+            log.exception("scheduler pass failed; retrying in %.0f s", delay)
+            return delay
+        self.failures = 0
+        self._next = nxt
+        delay = MAX_SLEEP if nxt is None else (nxt - self.services.clock()).total_seconds()
+        return min(max(delay, MIN_SLEEP), MAX_SLEEP)
 
     async def run_forever(self) -> None:
         while True:
             self._wake.clear()
-            try:
-                await self.run_due()
-            except Exception:
-                log.exception("scheduler pass failed")
-            nxt = await self.service.next_due()
-            delay = MAX_SLEEP if nxt is None else (nxt - self.service.clock()).total_seconds()
-            delay = min(max(delay, 1.0), MAX_SLEEP)   # at least a second: no busy loop on a stuck row
+            delay = await self.pass_once()
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
             except TimeoutError:
@@ -87,6 +100,7 @@ class Scheduler:
             self._task = asyncio.create_task(self.run_forever(), name="scheduler")
 
     async def stop(self) -> None:
+        self._unsubscribe()
         if self._task is not None:
             self._task.cancel()
             try:

@@ -1,7 +1,8 @@
-"""Play a match in the terminal through the same match service and storage as Discord.
+"""Play a match in the terminal through the same services, storage and outbox as Discord.
 
-Local seats take turns at one keyboard; moves are typed as on Discord. Each board is written as a PNG
-whose path is printed, next to the engine's text board.
+Local seats take turns at one keyboard; moves are typed as on Discord. The outbox's announcements are
+delivered here too: each board is written as a PNG whose path is printed, next to the engine's text board,
+and the bot's turns are played when the outbox says its seat is to move.
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bot import messages
+from bot import wording
 from bot.ai_player import AIPlayer
-from bot.service import MatchService, Person, ServiceError, ai_people
+from bot.dispatcher import Delivered, Dispatcher
+from bot.model import Match, Person, ServiceError, ai_people
+from bot.services import Services
 from bot.store import Database
+from bot.store.rows import OutboxRow
 from engines import GAMES
 from render import board_png
 
@@ -41,80 +45,101 @@ async def play_in_terminal(game_key: str, *, players: int | None = None, variant
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(database or Path(tmp) / "terminal.sqlite3")
         try:
-            seeds = random.Random(seed) if seed is not None else None
-            service = MatchService(db, seed_source=seeds)
-            return await _play(service, game_key, players, variant, Path(out_dir), read, write, bots, level)
+            services = Services(db, seed_source=random.Random(seed) if seed is not None else None)
+            table = Table(services, Path(out_dir), write)
+            return await table.play(game_key, players, variant, read, bots, level)
         finally:
             await db.close()
 
 
-async def _play(service: MatchService, game_key: str, players: int, variant: str | None, out: Path,
-                read: Callable[[str], str], write: Callable[[str], None], bots: int, level: int) -> int:
-    game = GAMES[game_key]
-    humans = [Person(i + 1, f"Player {i + 1}") for i in range(players - bots)]
-    people = humans + ai_people(level, bots) if bots else humans
-    teams = game.teams.get(players)
-    partner = people[teams[0][1]] if teams else None
-    place = {"guild_id": TERMINAL_GUILD, "channel_id": TERMINAL_CHANNEL}
-    match = await service.challenge(game_key, **place, challenger=people[0], opponents=people[1:],
-                                    variant=variant, partner=partner, days_per_move=0)
-    for p in humans[1:]:
-        match = await service.accept(match.id, p, guild_id=TERMINAL_GUILD)
-    bot = AIPlayer(service)
-    out.mkdir(parents=True, exist_ok=True)
-    write(f"{game.title} — {game.summary}")
-    write(messages.seat_line(match))
-    write(HELP)
-    text = "The match begins!"
-    shown = None
-    while True:
-        if shown != (match.ply, match.status):   # a new position: draw it once
-            shown = (match.ply, match.status)
-            suffix = "-final" if match.status != "active" else ""
-            path = out / f"{game_key}-{match.id}-{match.ply:03d}{suffix}.png"
-            png = await asyncio.to_thread(board_png, match.state, last_turn=match.last_turn,
-                                          names=match.names, previous=match.previous)
-            path.write_bytes(png)
-            write("")
-            write(match.state.text_board())
-            write(f"Board image: {path}")
-        if text:
-            write(text.replace("**", ""))  # the shared texts carry Discord's bold marks
-        if match.status != "active":
-            write(messages.result_text(match))
-            return 0
-        if match.ai_to_move is not None:
-            write(f"{match.ai_to_move.name} is thinking…")
-            async for result in bot.turns(match.id):
-                match = result.match
-                text = f"{messages.turn_text(result)}\n{messages.to_move_text(match, pending=result.pending)}"
-                break   # draw this position before the bot (or a person) moves again
-            continue
-        who = match.to_move_user
-        try:
-            line = read(f"{who.name}> ").strip()
-        except EOFError:
-            write("")
-            return 0
-        if line.lower() in {"quit", "exit"}:
-            return 0
-        if line.lower() in {"moves", "help", "?"}:
-            write(HELP)
-            write("Legal: " + ", ".join(v for v, _ in game.turn_suggestions(match.state, "", 25)))
-            text = ""
-            continue
-        try:
-            if line.lower() == "resign":
-                match = await service.resign(match.id, who.user_id, guild_id=TERMINAL_GUILD)
-                text = ""
+class Table:
+    """One match at the keyboard: the outbox's announcements are printed, the bot's turns played."""
+
+    def __init__(self, services: Services, out: Path, write: Callable[[str], None]):
+        self.services = services
+        self.out = out
+        self.write = write
+        self.ai = AIPlayer(services)
+        self.dispatcher = Dispatcher(services, self.deliver, owner="terminal")
+
+    async def deliver(self, row: OutboxRow) -> Delivered:
+        if row.kind == "bot_turn":
+            match = await self.services.queries.get(row.match_id, position=False)
+            if match.ai_to_move is not None:
+                self.write(f"{match.ai_to_move.name} is thinking…")
+            result = await self.ai.play(row.match_id, ply=int(row.payload["ply"]), completes=row.id)
+            return Delivered("played" if result else "skipped: the match moved on")
+        if row.kind != "board":
+            return Delivered("skipped: not shown in the terminal")
+        match = await self.services.queries.get(row.match_id)
+        p = row.payload
+        if p["event"] == "start":
+            text = "The match begins!"
+        elif p["event"] == "turn":
+            text = wording.played_text(match, int(p["seat"]), str(p["record"]))
+            if int(p["ply"]) == match.ply:
+                text += "\n" + wording.to_move_text(match, pending=str(p.get("pending", "")))
+        else:
+            text = wording.result_text(match)
+        if int(p["ply"]) == match.ply:
+            self._draw(match)
+        self.write(text.replace("**", ""))  # the shared texts carry Discord's bold marks
+        return Delivered("shown")
+
+    def _draw(self, match: Match) -> None:
+        suffix = "-final" if match.is_over else ""
+        path = self.out / f"{match.game.key}-{match.id}-{match.ply:03d}{suffix}.png"
+        if path.exists():
+            return
+        png = board_png(match.position, last_turn=match.last_turn, names=match.names, previous=match.previous)
+        path.write_bytes(png)
+        self.write("")
+        self.write(match.position.text_board())
+        self.write(f"Board image: {path}")
+
+    async def play(self, game_key: str, players: int, variant: str | None, read: Callable[[str], str],
+                   bots: int, level: int) -> int:
+        game = GAMES[game_key]
+        services = self.services
+        humans = [Person(i + 1, f"Player {i + 1}") for i in range(players - bots)]
+        people = humans + ai_people(level, bots) if bots else humans
+        teams = game.teams.get(players)
+        partner = people[teams[0][1]] if teams else None
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.write(f"{game.title} — {game.summary}")
+        match = await services.challenges.challenge(game_key, guild_id=TERMINAL_GUILD, channel_id=TERMINAL_CHANNEL,
+                                                    challenger=people[0], opponents=people[1:], variant=variant,
+                                                    partner=partner, days_per_move=0)
+        for p in humans[1:]:
+            match = await services.challenges.accept(match.id, p, guild_id=TERMINAL_GUILD)
+        self.write(wording.seat_line(match))
+        self.write(HELP)
+        while True:
+            await self.dispatcher.deliver_pending(match.id)
+            match = await services.queries.get(match.id)
+            if match.status != "active":
+                return 0
+            who = match.to_move_user
+            if who is None or who.is_ai:
                 continue
-            result = await service.submit_turn(match.id, who.user_id, line, guild_id=TERMINAL_GUILD)
-        except ServiceError as exc:
-            write(f"Not played: {exc}")
-            text = ""
-            continue
-        match = result.match
-        text = f"{messages.turn_text(result)}\n{messages.to_move_text(match, pending=result.pending)}"
+            try:
+                line = read(f"{who.name}> ").strip()
+            except EOFError:
+                self.write("")
+                return 0
+            if line.lower() in {"quit", "exit"}:
+                return 0
+            if line.lower() in {"moves", "help", "?"}:
+                self.write(HELP)
+                self.write("Legal: " + ", ".join(v for v, _ in game.turn_suggestions(match.position, "", 25)))
+                continue
+            try:
+                if line.lower() == "resign":
+                    await services.play.resign(match.id, who.user_id, guild_id=TERMINAL_GUILD)
+                else:
+                    await services.play.submit_turn(match, who.user_id, line, guild_id=TERMINAL_GUILD)
+            except ServiceError as exc:
+                self.write(f"Not played: {exc}")
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience

@@ -8,6 +8,8 @@ so a new game only overrides what it needs.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 
@@ -19,11 +21,27 @@ class InvalidPosition(ValueError):
     """A position code that is malformed or physically impossible."""
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, as data (python-chess's ``Outcome``): texts are made from it, never parsed.
+
+    ``termination`` keys the game's template in ``Game.terminations``; ``outcome_text`` fills it. ``roles`` name
+    the seats the text refers to (``{"winner": 0}``), ``facts`` the other values it needs
+    (``{"colour": "red"}``). Frozen but not hashable (its dicts are not): compare it, don't hash it.
+    """
+
+    termination: str
+    winners: tuple[int, ...]           # the seats that won; all seats = a draw; always ``state.winners``
+    ranks: tuple[int, ...]             # per seat, 1 = best, ties share a rank (``rank_seats``)
+    roles: dict[str, int] = field(default_factory=dict)
+    facts: dict[str, str | int] = field(default_factory=dict)
+
+
 class State:
     """One position. Immutable from the outside: ``play`` returns a new state.
 
     Subclasses provide ``to_move``, ``is_over``, ``winners``, ``scores``, ``players``, ``variant``,
-    ``legal_moves()``, ``play()`` and ``encode()``.
+    ``legal_moves()``, ``play()``, ``encode()`` and ``outcome()``.
     """
 
     game: ClassVar[Game]
@@ -31,10 +49,24 @@ class State:
     variant: str | None
 
     # --- contract -------------------------------------------------------------------------------------
-    to_move: int | None
-    is_over: bool
-    winners: tuple[int, ...]
-    scores: tuple
+    @property
+    def to_move(self) -> int | None:
+        """The seat of the player to move, 0-based; None once the game is over."""
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won, empty until the game is over; several = a shared win; all seats = a draw."""
+        raise NotImplementedError
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        """One number per seat, as the rules count them."""
+        raise NotImplementedError
 
     def legal_moves(self) -> list[str]:
         raise NotImplementedError
@@ -82,9 +114,9 @@ class State:
         """
         return ", ".join(m for m in moves if m != "end")
 
-    def end_reason(self) -> str:
-        """Once over: why, in one sentence a player reads ('Ann holds all seven red pieces')."""
-        return ""
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it runs); ``outcome_text`` makes the sentence a player reads."""
+        raise NotImplementedError
 
     def text_board(self) -> str:
         """A plain-text picture of the position for the terminal mode."""
@@ -104,6 +136,14 @@ class Game:
     variant_option: str = "variant"   # the slash-command option name that picks a variant
     variant_labels: dict[str, str] = {}   # variant -> what a player reads ('Hex board (37 cells)')
     teams: dict[int, tuple[tuple[int, ...], ...]] = {}  # player count -> seats per team (Spinca's 4 players)
+    terminations: dict[str, str] = {}
+    """Outcome.termination -> the English sentence that explains it, with ``{role}`` and ``{fact}`` fields."""
+    turn_cap: int | None = None
+    """The bot's draw cap in whole turns (a turn is all the moves of one player), or None. The engine does not
+    apply it: the match service counts turns from the move log and calls ``turn_cap_outcome`` at the cap."""
+    history_in_state: bool = False
+    """True when playing on from a decoded code can differ from playing on from the replayed state, because
+    repetition rules count positions the code does not hold."""
 
     def new(self, players: int = 2, seed: int | None = None, variant: str | None = None) -> State:
         raise NotImplementedError
@@ -141,3 +181,46 @@ class Game:
 def normalise(text: str) -> str:
     """Lower-case and collapse whitespace, for prefix matching of typed moves."""
     return re.sub(r"\s+", " ", text.strip().lower())
+
+
+def rank_seats(state: State, winners: Sequence[int], among: Sequence[int] | None = None) -> tuple[int, ...]:
+    """Rank per seat: the winners share the first rank, then the others by score (higher is better), ties
+    sharing a rank. A draw (every seat a winner) ranks every seat first, whatever the scores: the rules
+    decided it, and a rating must count it as a draw. Seats outside ``among`` (default: every seat) get
+    rank 0, for the caller to place.
+    """
+    seats = list(range(state.players)) if among is None else list(among)
+    scores = state.scores
+    key = {s: (True, 0.0) if s in winners else (False, scores[s]) for s in seats}
+    ordered = sorted(set(key.values()), reverse=True)
+    return tuple(ordered.index(key[s]) + 1 if s in key else 0 for s in range(state.players))
+
+
+def outcome_text(game: Game, outcome: Outcome, names: Sequence[str]) -> str:
+    """The sentence that explains ``outcome``: the game's template with each role's seat replaced by
+    ``names[seat]`` (display names, Discord mentions, seat names...) and each fact written as it is.
+
+    The one place where end-of-game texts are composed.
+    """
+    return fill_template(game.terminations[outcome.termination], outcome, names)
+
+
+def fill_template(template: str, outcome: Outcome, names: Sequence[str]) -> str:
+    """``template`` with each ``{role}`` replaced by ``names[seat]`` and each ``{fact}`` by its value (for a
+    termination the engine does not know: a resignation, a time-out, the match service's cap)."""
+    values: dict[str, object] = dict(outcome.facts)
+    values.update((role, names[seat]) for role, seat in outcome.roles.items())
+    return template.format_map(values)
+
+
+TURN_CAP_TERMINATION = "turn_cap"
+"""The termination of a game the match service ended at ``Game.turn_cap`` (its template has a ``{turns}`` fact)."""
+
+
+def turn_cap_outcome(state: State) -> Outcome:
+    """The draw of a game stopped at its game's ``turn_cap``: every seat shares the result."""
+    cap = state.game.turn_cap
+    if cap is None:
+        raise ValueError(f"{state.game.title} has no turn cap.")
+    seats = tuple(range(state.players))
+    return Outcome(TURN_CAP_TERMINATION, seats, rank_seats(state, seats), facts={"turns": cap})

@@ -17,12 +17,23 @@ size, as in the position code). ``play`` copies the tuple and rebuilds only what
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter
 from typing import NamedTuple, NoReturn
 
-from engines.base import Game, IllegalMove, InvalidPosition, State, normalise
+from engines.base import (
+    TURN_CAP_TERMINATION,
+    Game,
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    State,
+    normalise,
+    outcome_text,
+    rank_seats,
+)
 
 # --------------------------------------------------------------------------------------------------------
 # §4.11 engine switches, each at its R1 default
@@ -37,8 +48,6 @@ WHITE_DOT_LANDING = "allowed"  # R-M5 [R]: "allowed" unless a lifted size is alr
 CONTINUE_FROM_WHITE_DOT = True  # R-M8 [R]: a further leg may start on a white dot the last leg ended on
 IMMUNE_BLOCKS_RELEASE = True  # R-R3 [R]: immune pieces are not released while their immunity lasts
 CONTINUE_OPTIONAL = True  # R-M7 [I]: ``end`` may stop a move that could go on
-TURN_CAP = 400  # R-W3 / clarification 7: a draw after this many turns without a win
-#                                  (counted from the state's origin: new() or decode(); None = no cap)
 RELEASE_TIE_ORDER = "dot"  # R-R4: same colour and size on several dots travel in field-2 dot order
 
 # --------------------------------------------------------------------------------------------------------
@@ -96,7 +105,7 @@ def _paths_by_role(
 
 _R1_FILES = "abcdefghij"
 _R1_WHITE_DOTS = {"e5": ("home", "w"), "f5": ("quincala", "w"), "e6": ("quincala", "b"), "f6": ("home", "b")}
-_R1_PLACING = {
+_R1_PLACING: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "w": (("files a–e", _block("abcde", 1, 4)), ("files f–j", _block("fghij", 1, 4))),
     "b": (("files a–e", _block("abcde", 7, 10)), ("files f–j", _block("fghij", 7, 10))),
 }
@@ -172,6 +181,11 @@ _POP = tuple(bin(i).count("1") for i in range(256))
 _TOP = tuple((1 << (i.bit_length() - 1)) if i else 0 for i in range(256))  # the largest size's bit
 _BITS = tuple(tuple(s + 1 for s in range(8) if i >> s & 1) for i in range(256))  # sizes, small first
 ROLE_LABEL = {("home", "w"): "WH", ("quincala", "w"): "WQ", ("home", "b"): "BH", ("quincala", "b"): "BQ"}
+
+
+Cells = tuple[int, ...]  # per grid point: bit s-1 = White's piece of size s, bit SH+s-1 = Black's
+Stash = tuple[tuple[int, ...], ...]  # White's hand, White's ledge, Black's hand, Black's ledge: sorted sizes
+Marks = tuple[tuple[int, int], ...]  # immunity marks: (dot index, size), in field order
 
 
 def piece_name(colour: int, size: int) -> str:
@@ -345,13 +359,16 @@ class Event(NamedTuple):
     to: str
 
 
+Events = list[Event] | None  # where play_traced collects what happened; None when nobody asks
+
+
 # --------------------------------------------------------------------------------------------------------
 # Move parsing
 # --------------------------------------------------------------------------------------------------------
 
 _DASHES = re.compile(r"[–—→>]")
-_LEG_RE = re.compile(r"^([a-z])(\d{1,2})-?([a-z])(\d{1,2})$")
-_PLACE_RE = re.compile(r"^([wb])(\d)@?([a-z])(\d{1,2})$")
+_LEG_RE = re.compile(r"^([a-z])([0-9]{1,2})-?([a-z])([0-9]{1,2})$")
+_PLACE_RE = re.compile(r"^([wb])([0-9])@?([a-z])([0-9]{1,2})$")
 _SPLIT_RE = re.compile(r"[\s;,]+")
 
 
@@ -370,6 +387,7 @@ class QuincalaState(State):
     ``gained``: marks won this turn (field 10); ``passes``: consecutive passes before this turn."""
 
     players = 2
+    variant: str
     __slots__ = (
         "geo",
         "variant",
@@ -381,7 +399,6 @@ class QuincalaState(State):
         "gained",
         "passes",
         "result",
-        "turns",
         "started",
         "_legal",
         "_imm",
@@ -392,15 +409,14 @@ class QuincalaState(State):
         self,
         geo: Geometry,
         variant: str,
-        cells: tuple[int, ...],
-        stash: tuple[tuple[int, ...], ...],
+        cells: Cells,
+        stash: Stash,
         mover: int,
         phase: int,
-        immune: tuple,
-        gained: tuple,
+        immune: Marks,
+        gained: Marks,
         passes: int,
         result: int | None,
-        turns: int = 0,
         started: bool = False,
     ):
         self.geo = geo
@@ -412,12 +428,11 @@ class QuincalaState(State):
         self.immune = immune
         self.gained = gained
         self.passes = passes
-        self.result = result  # None, 0 / 1 = that seat won, 2 = draw by passing, 3 = draw by the turn cap
-        self.turns = turns  # turns completed since this state's origin (history, not in the code)
+        self.result = result  # None, 0 / 1 = that seat won, 2 = draw by passing (a function of the code alone)
         self.started = started  # the mover has played something this turn (history, for pending())
-        self._legal = None
-        self._imm = None
-        self._mixed = None
+        self._legal: list[str] | None = None
+        self._imm: dict[int, int] | None = None
+        self._mixed: tuple[int, ...] | None = None
 
     # --- contract -------------------------------------------------------------------------------------
     @property
@@ -435,7 +450,7 @@ class QuincalaState(State):
         return (self.result,) if self.result in (0, 1) else (0, 1)
 
     @property
-    def scores(self) -> tuple[int, int]:
+    def scores(self) -> tuple[int, ...]:
         """Per player: the most sizes on one of his two winning dots (a complete tower has k)."""
         g, cells = self.geo, self.cells
         return tuple(
@@ -489,7 +504,7 @@ class QuincalaState(State):
                 self._mixed = tuple([d for d, c in zip(g.black, on_black, strict=True) if c in g.mixed])
         return self._mixed
 
-    def _mixed_after_leg(self, a: int, b: int, cells: tuple) -> list[int]:
+    def _mixed_after_leg(self, a: int, b: int, cells: Cells) -> list[int]:
         """``_mixed_black`` once this state's leg a->b has left ``cells``: of the black dots only a and b changed."""
         g = self.geo
         before = self._mixed_black()
@@ -639,7 +654,7 @@ class QuincalaState(State):
             "a leg like d3-d6, end or pass."
         )
 
-    def _next(self, cells: tuple, stash: tuple, phase: int, immune: tuple, gained: tuple) -> QuincalaState:
+    def _next(self, cells: Cells, stash: Stash, phase: int, immune: Marks, gained: Marks) -> QuincalaState:
         """The same player's turn goes on from the given fields."""
         return QuincalaState(
             self.geo,
@@ -652,7 +667,6 @@ class QuincalaState(State):
             gained,
             self.passes,
             self.result,
-            self.turns,
             True,
         )
 
@@ -662,7 +676,7 @@ class QuincalaState(State):
             f"You must first place {names}: pieces in hand and on the ledge are placed before moving (R-T2)."
         )
 
-    def _place(self, colour: int, size: int, d: int, events) -> QuincalaState:
+    def _place(self, colour: int, size: int, d: int, events: Events) -> QuincalaState:
         g, m = self.geo, self.mover
         p = piece_name(colour, size)
         if self.phase >= 0:
@@ -706,7 +720,7 @@ class QuincalaState(State):
             events.append(Event("place", p, f"{'hand' if colour == m else 'ledge'}:{COLOURS[m]}", g.names[d]))
         return self._next(tuple(cells), tuple(stash), self.phase, self.immune, self.gained)
 
-    def _home(self, events) -> QuincalaState:
+    def _home(self, events: Events) -> QuincalaState:
         g, m = self.geo, self.mover
         h = g.home[m]
         cell = self.cells[h]
@@ -813,7 +827,7 @@ class QuincalaState(State):
                 )
         raise AssertionError(f"{text} is a valid path for {lifted}")  # Geometry.lines disagrees
 
-    def _leg(self, a: int, b: int, events) -> QuincalaState:
+    def _leg(self, a: int, b: int, events: Events) -> QuincalaState:
         g, m = self.geo, self.mover
         o = 1 - m
         lifted = self._leg_lift(a, b)
@@ -825,31 +839,33 @@ class QuincalaState(State):
                 Event("leg", " ".join(piece_name(m, s) for s in _BITS[lifted]), g.names[a], g.names[b])
             )
         tgt = cells[b]
-        winner = None
+        winner: int | None = None
         hit = 0 if g.is_white[b] else tgt & (lifted | lifted << SH)  # white dots never knock
+        stash: Stash
+        gained: Marks
         if hit or self.gained:
-            stash = list(self.stash)
-            gained = set(self.gained)
+            trays = list(self.stash)
+            marks = set(self.gained)
             knocked: list[tuple[int, int, bool]] = []  # (colour, size, carries a mark)
             kw, kb = hit & LOW, hit >> SH
             for colour, bits in ((o, kb if o else kw), (m, kb if m else kw)):  # R-M3: non-mover first
                 for s in reversed(_BITS[bits]):  # larger first
-                    knocked.append((colour, s, colour == m and (b, s) in gained))
+                    knocked.append((colour, s, colour == m and (b, s) in marks))
             cells[b] = tgt & ~hit
-            gained -= {(b, s) for _, s, _ in knocked}
+            marks -= {(b, s) for _, s, _ in knocked}
             new_marks = {(b, s) for colour, s, _ in knocked if colour == o}  # R-K2: other colour only
             # the lifted pieces' marks ride along (clarification 2)
-            gained = {(b, s) if d == a and lifted >> (s - 1) & 1 else (d, s) for d, s in gained} | new_marks
+            marks = {(b, s) if d == a and lifted >> (s - 1) & 1 else (d, s) for d, s in marks} | new_marks
             for colour, s, mark in knocked:
                 if winner is not None:  # clarification 1: straight to the non-mover, no white dot
-                    dest = self._stash_piece(stash, colour, s)
+                    dest = self._stash_piece(trays, colour, s)
                 else:
-                    dest = self._travel(cells, stash, gained, colour, s, mark)
+                    dest = self._travel(cells, trays, marks, colour, s, mark)
                     if dest >= 0 and (cells[dest] | cells[dest] >> SH) & LOW == g.full:
                         winner = g.beneficiary[dest]
                 if events is not None:
                     events.append(Event("knock", piece_name(colour, s), g.names[b], self._dest_name(dest)))
-            stash, gained = tuple(stash), tuple(sorted(gained))
+            stash, gained = tuple(trays), tuple(sorted(marks))
         else:  # nothing knocked and no marks to carry: trays and marks stay as they are
             stash, gained = self.stash, ()
         cells[b] |= lifted << sh
@@ -857,15 +873,15 @@ class QuincalaState(State):
             winner = g.beneficiary[b]
         if winner is not None:
             return self._end_turn(cells, stash, gained, winner, events)
-        cells = tuple(cells)
-        own = (cells[b] >> sh) & LOW
+        after = tuple(cells)
+        own = (after[b] >> sh) & LOW
         if _POP[own] >= 2 and (CONTINUE_FROM_WHITE_DOT or not g.is_white[b]):
-            nxt = self._next(cells, stash, b, self.immune, gained)
+            nxt = self._next(after, stash, b, self.immune, gained)
             if nxt._targets([(b, own & ~_TOP[own])]):
                 return nxt
-        return self._release(cells, stash, gained, b, self._mixed_after_leg(a, b, cells), events)  # the move ends
+        return self._release(after, stash, gained, b, self._mixed_after_leg(a, b, after), events)  # the move ends
 
-    def _stash_piece(self, stash: list, colour: int, size: int) -> int:
+    def _stash_piece(self, stash: list[tuple[int, ...]], colour: int, size: int) -> int:
         """Off the board to the non-mover: his hand for his colour, his ledge for the mover's (§4.5)."""
         o = 1 - self.mover
         slot = 2 * o + (0 if colour == o else 1)
@@ -878,7 +894,8 @@ class QuincalaState(State):
         slot = -1 - dest
         return f"{'hand' if slot % 2 == 0 else 'ledge'}:{COLOURS[slot // 2]}"
 
-    def _travel(self, cells: list, stash: list, gained: set, colour: int, size: int, mark: bool) -> int:
+    def _travel(self, cells: list[int], stash: list[tuple[int, ...]], gained: set[tuple[int, int]], colour: int,
+                size: int, mark: bool) -> int:
         """§4.5: the first white dot on the piece's path without its size, else the non-mover's tray.
 
         Returns the dot index, or -1 - tray slot."""
@@ -891,7 +908,7 @@ class QuincalaState(State):
                 return w
         return self._stash_piece(stash, colour, size)
 
-    def _end(self, events) -> QuincalaState:
+    def _end(self, events: Events) -> QuincalaState:
         if self.phase < 0:
             raise IllegalMove(
                 "There is no move to end: end stops a move after a leg, while it could go on (R-M7)."
@@ -902,12 +919,12 @@ class QuincalaState(State):
             events.append(Event("end", "", self.geo.names[self.phase], ""))
         return self._finish_move(events)
 
-    def _finish_move(self, events) -> QuincalaState:
+    def _finish_move(self, events: Events) -> QuincalaState:
         """The move has ended on ``self.phase``: the releasing phase (R-R1…R-R5), then the turn passes."""
         return self._release(self.cells, self.stash, self.gained, self.phase, self._mixed_black(), events)
 
     def _release(
-        self, cells: tuple, stash: tuple, gained: tuple, endpoint: int, mixed: list[int] | tuple[int, ...], events
+        self, cells: Cells, stash: Stash, gained: Marks, endpoint: int, mixed: Sequence[int], events: Events
     ) -> QuincalaState:
         """``_finish_move`` for a move of this state's mover that ended on ``endpoint`` with these fields;
         ``mixed``: the black dots then holding pieces of both colours (any order: releases are sorted)."""
@@ -916,21 +933,21 @@ class QuincalaState(State):
         if not scope:  # the usual case: no mixed tower on a black dot, nothing can be released
             return self._end_turn(cells, stash, gained, None, events)
         o = 1 - m
-        cells = list(cells)
-        stash = list(stash)
-        gained = set(gained)
+        board = list(cells)
+        trays = list(stash)
+        marks = set(gained)
         imm = self._imm_masks() if IMMUNE_BLOCKS_RELEASE else {}
         is_white, rays = g.is_white, g.rays_upto
         k = g.k  # a single-colour tower is at most k high, so only the first k dots of a ray can reach
         released = []
         for d in scope:
-            c = cells[d]
+            c = board[d]
             if not (c & LOW and c >> SH):
                 continue
             reach = 0
             for ray in rays[d][k]:
                 for i, s_dot in enumerate(ray, 1):
-                    sc = cells[s_dot]
+                    sc = board[s_dot]
                     if sc:
                         if (
                             not is_white[s_dot]
@@ -947,26 +964,23 @@ class QuincalaState(State):
         released.sort()  # R-R4: non-mover's colour first, larger first, then dot order
         winner = None
         for _, _, d, colour, s in released:
-            cells[d] &= ~(1 << (s - 1 + SH * colour))
-            mark = (d, s) in gained and colour == m
+            board[d] &= ~(1 << (s - 1 + SH * colour))
+            mark = (d, s) in marks and colour == m
             if mark:
-                gained.discard((d, s))
-            dest = self._travel(cells, stash, gained, colour, s, mark)
+                marks.discard((d, s))
+            dest = self._travel(board, trays, marks, colour, s, mark)
             if events is not None:
                 events.append(Event("release", piece_name(colour, s), g.names[d], self._dest_name(dest)))
-            if dest >= 0 and (cells[dest] | cells[dest] >> SH) & LOW == g.full:
+            if dest >= 0 and (board[dest] | board[dest] >> SH) & LOW == g.full:
                 winner = g.beneficiary[dest]
                 break  # R-R5: the turn stops as soon as someone has won
-        return self._end_turn(cells, stash, gained, winner, events)
+        return self._end_turn(board, trays, marks, winner, events)
 
-    def _end_turn(self, cells, stash, gained, winner, events) -> QuincalaState:
+    def _end_turn(self, cells: Sequence[int], stash: Sequence[tuple[int, ...]], gained: Iterable[tuple[int, int]],
+                  winner: int | None, events: Events) -> QuincalaState:
         if winner is not None and events is not None:
             d = next(w for w in self.geo.white if (cells[w] | cells[w] >> SH) & LOW == self.geo.full)
             events.append(Event("win", SEAT_NAMES[winner], self.geo.names[d], ""))
-        turns = self.turns + 1
-        result = winner
-        if result is None and TURN_CAP is not None and turns >= TURN_CAP:
-            result = 3
         return QuincalaState(
             self.geo,
             self.variant,
@@ -977,12 +991,11 @@ class QuincalaState(State):
             tuple(sorted(gained)),
             (),
             0,
-            result,
-            turns,
+            winner,
             False,
         )
 
-    def _pass(self, events) -> QuincalaState:
+    def _pass(self, events: Events) -> QuincalaState:
         if self.phase >= 0:
             raise IllegalMove("You cannot pass in the middle of a move: play a leg or end (R-M9).")
         req = self._required()
@@ -995,10 +1008,7 @@ class QuincalaState(State):
         if events is not None:
             events.append(Event("pass", "", "", ""))
         passes = self.passes + 1
-        turns = self.turns + 1
         result = 2 if passes >= 2 else None  # R-W2
-        if result is None and TURN_CAP is not None and turns >= TURN_CAP:
-            result = 3
         return QuincalaState(
             self.geo,
             self.variant,
@@ -1010,7 +1020,6 @@ class QuincalaState(State):
             (),
             passes,
             result,
-            turns,
             False,
         )
 
@@ -1023,7 +1032,7 @@ class QuincalaState(State):
         """The pieces on ``dot`` smallest first, e.g. ['w1', 'b3']."""
         c = self.cells[self.geo.index[dot]]
         t = _tower_text(c)
-        return [] if t == "." else re.findall(r"[wb]\d", t)
+        return [] if t == "." else re.findall(r"[wb][0-9]", t)
 
     def towers(self) -> dict[str, list[str]]:
         """Every occupied dot with its pieces."""
@@ -1074,6 +1083,49 @@ class QuincalaState(State):
                 return g.names[w]
         return None
 
+    # --- by dot index and size mask, for the AI's evaluation (a hot path: no names, no lists) ------------
+    # A dot index counts the dots in the order of field 2 of the position code (rank 1 first, files a to j);
+    # a size mask has bit s-1 set for size s.
+    def dot_name(self, dot: int) -> str:
+        """The name of the dot with index ``dot`` ('f5')."""
+        return self.geo.names[dot]
+
+    def quincala_dot(self, seat: int) -> int:
+        """The index of ``seat``'s quincala dot: a complete tower there wins for ``seat`` (§4.3)."""
+        return self.geo.quincala[seat]
+
+    def home_dot(self, seat: int) -> int:
+        """The index of ``seat``'s home dot: a complete tower there wins for ``seat``'s opponent (§4.3)."""
+        return self.geo.home[seat]
+
+    def sizes_on(self, dot: int) -> int:
+        """The size mask of the pieces on the dot with index ``dot``, whatever their colour."""
+        c = self.cells[dot]
+        return (c | c >> SH) & LOW
+
+    def reaching_tower(self, target: int, seat: int) -> int:
+        """The size mask of the tallest of ``seat``'s towers that one first leg could land on the white dot with
+        index ``target`` now, or 0: a black dot holding only ``seat``'s pieces (R-M1), the first piece met on a
+        line out of ``target`` and no farther than the tower is high (R-M2), none of its sizes on ``target``
+        yet (R-M5). The first line in direction order wins a tie. Whose turn it is, and the pieces still to be
+        placed, are not considered: this is a threat, not a legal move."""
+        g, cells = self.geo, self.cells
+        own, is_white, shift = g.own_only[seat], g.is_white, SH * seat
+        c = cells[target]
+        have = (c | c >> SH) & LOW
+        best = 0
+        for ray in g.rays[target]:
+            for distance, dot in enumerate(ray, 1):
+                cell = cells[dot]
+                if cell:
+                    if cell in own and not is_white[dot]:
+                        sizes = cell >> shift
+                        height = _POP[sizes]
+                        if height >= distance and not sizes & have and height > _POP[best]:
+                            best = sizes
+                    break
+        return best
+
     # --- extras ---------------------------------------------------------------------------------------
     def describe(self, move: str) -> str:
         try:
@@ -1114,24 +1166,20 @@ class QuincalaState(State):
 
     def turn_record(self, moves: list[str]) -> str:
         """§7 notation: placements, then ``;`` and the legs chained (``w5@c2 ; d3-d6-b6``)."""
-        return _turn_text(moves)
+        return turn_notation(moves)
 
-    def end_reason(self) -> str:
+    def outcome(self) -> Outcome | None:
         if self.result is None:
-            return ""
-        if self.result == 2:
-            return "Both players passed in succession, so the game is a draw."
-        if self.result == 3:
-            return f"No one completed a tower in {TURN_CAP} turns, so the game is a draw."
-        dot = self.complete_dot()
-        role = ROLE_LABEL[self.geo.role[self.geo.index[dot]]] if dot else ""
-        what = {
-            "WH": "White's home dot",
-            "WQ": "White's quincala dot",
-            "BH": "Black's home dot",
-            "BQ": "Black's quincala dot",
-        }.get(role, "a white dot")
-        return f"{SEAT_NAMES[self.result]} wins with a complete tower on {what} {dot}."
+            return None
+        winners = self.winners
+        ranks = rank_seats(self, winners)
+        if self.result == 2:  # R-W2
+            return Outcome("passes", winners, ranks)
+        dot = self.complete_dot()  # R-W1: a finished game without two passes has exactly one
+        assert dot is not None, "a won game has a complete tower"
+        role, owner = self.geo.role[self.geo.index[dot]]
+        return Outcome("complete_tower", winners, ranks, {"winner": self.result, "owner": COLOURS.index(owner)},
+                       {"dot": dot, "dot_role": role})
 
     def text_board(self) -> str:
         """§6 text fallback: one cell per dot, ``w134`` = White's 1, 3, 4; ``w2b5`` mixed; ``[WH]`` empty white."""
@@ -1155,10 +1203,11 @@ class QuincalaState(State):
             )
         if self.immune:
             lines.append("immune: " + ", ".join(f"{d}:{s}" for d, s in self.immune_pieces()))
-        if self.result is None:
+        outcome = self.outcome()
+        if outcome is None:
             lines.append(f"{SEAT_NAMES[self.mover]} to move ({self.phase_name})")
         else:
-            lines.append(self.end_reason())
+            lines.append(outcome_text(GAME, outcome, SEAT_NAMES))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -1186,7 +1235,7 @@ def _describe_events(before: QuincalaState, after: QuincalaState, events: list[E
         if e.kind == "place":
             parts.append(f"place {e.piece} from your {e.frm.split(':')[0]} on {e.to}")
         elif e.kind == "home":
-            n = len(re.findall(r"[wb]\d", e.piece))
+            n = len(re.findall(r"[wb][0-9]", e.piece))
             parts.append(f"take the {n} piece{'s' * (n > 1)} off your home dot {e.frm} to place them")
         elif e.kind == "leg":
             parts.append(f"{e.piece} {e.frm}→{e.to}")
@@ -1204,14 +1253,16 @@ def _describe_events(before: QuincalaState, after: QuincalaState, events: list[E
             parts.append("may go on")
         elif after.mover != before.mover and events and events[-1].kind not in ("pass",):
             parts.append("turn ends")
-    elif after.result in (2, 3):
+    elif after.result == 2:
         parts.append("draw")
     return ", ".join(parts)
 
 
-def _turn_text(moves: list[str]) -> str:
-    """Atomic moves back into the §7 notation: placements/home, ``;``, then the legs chained."""
-    head, chain = [], []
+def turn_notation(moves: Sequence[str]) -> str:
+    """The atomic moves of one turn in the §7 notation: placements and ``home``, ``;``, then the legs chained
+    (``w5@c2 b2@j4 ; d3-d6-b6``); ``end`` is left out. What the game record and the board image show."""
+    head: list[str] = []
+    chain: list[str] = []
     for mv in moves:
         if "-" in mv:
             a, b = mv.split("-")
@@ -1288,6 +1339,14 @@ class QuincalaGame(Game):
     rules_text = _RULES_TEXT
     variant_option = "sizes"
     variant_labels = {"5": "5 sizes (standard)", "4": "4 sizes", "3": "3 sizes"}
+    # R-W3 / clarification 7: the bot's draw after 400 turns without a win. The match service applies it from
+    # the move log; the engine has no cap (its result is a function of the position code alone).
+    turn_cap = 400
+    terminations = {
+        "complete_tower": "{winner} wins with a complete tower on {owner}'s {dot_role} dot {dot}.",
+        "passes": "Both players passed in succession, so the game is a draw.",
+        TURN_CAP_TERMINATION: "No one completed a tower in {turns} turns, so the game is a draw.",
+    }
 
     def new(self, players: int = 2, seed: int | None = None, variant: str | None = None) -> QuincalaState:
         if players != 2:
@@ -1344,7 +1403,7 @@ class QuincalaGame(Game):
             owner = j // 2
             want = owner if j % 2 == 0 else 1 - owner
             pieces = self._pieces(f[2 + j], k, labels[j], allow_dash=True)
-            sizes = []
+            sizes: list[int] = []
             for colour, s in pieces:
                 if colour != want:
                     raise InvalidPosition(
@@ -1440,13 +1499,13 @@ class QuincalaGame(Game):
     def _pieces(text: str, k: int, where: str, allow_dash: bool = False) -> list[tuple[int, int]]:
         if text == ("-" if allow_dash else "."):
             return []
-        if not re.fullmatch(r"(?:[wb]\d)+", text):
+        if not re.fullmatch(r"(?:[wb][0-9])+", text):
             raise InvalidPosition(
                 f"{where[0].upper() + where[1:]} is written {text!r}; expected pieces like "
                 f"w1b3 or {'-' if allow_dash else '.'} when empty."
             )
         out = []
-        for c, s in re.findall(r"([wb])(\d)", text):
+        for c, s in re.findall(r"([wb])([0-9])", text):
             size = int(s)
             if not 1 <= size <= k:
                 raise InvalidPosition(
@@ -1462,7 +1521,7 @@ class QuincalaGame(Game):
             return ()
         out = []
         for item in text.split(","):
-            m = re.fullmatch(r"([a-z]\d{1,2}):(\d)", item)
+            m = re.fullmatch(r"([a-z][0-9]{1,2}):([0-9])", item)
             if not m or m.group(1) not in geo.index:
                 raise InvalidPosition(f"{label}: {item!r} is not a mark like d6:3.")
             d, s = geo.index[m.group(1)], int(m.group(2))

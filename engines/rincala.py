@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from engines.base import Game, IllegalMove, InvalidPosition, State
+from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
 
 # --- rule constants ---------------------------------------------------------------------------------------
 HOLLOWS = "ABCDEFGH"                 # clockwise (B.3)
@@ -37,8 +37,8 @@ CW, CCW = 1, -1
 DIRECTIONS = {CW: "cw", CCW: "ccw"}
 PHASES = ("first", "again", "turn")
 
-# End reasons (what ``end_reason`` explains).
-END_FOUR, END_STUCK, END_REPETITION = "four", "stuck", "repetition"
+# How a game ends: the ``Outcome.termination`` keys of ``Rincala.terminations``.
+END_FOUR, END_STUCK, END_REPETITION = "one_of_each", "no_move", "repetition"
 _UNKNOWN = "?"
 
 _MOVE_RE = re.compile(
@@ -275,12 +275,12 @@ class RincalaState(State):
     def pending(self) -> str:
         return "move again" if self.phase == "again" and not self.end else ""
 
-    def end_reason(self) -> str:
-        return {
-            END_FOUR: "Only one piece of each colour is left on the board.",
-            END_STUCK: "No move is possible: every sowing would drop into empty hollows only.",
-            END_REPETITION: "The same position arose for the third time at the start of a turn (house rule).",
-        }.get(self.end or "", "")
+    def outcome(self) -> Outcome | None:
+        end = self.end
+        if end is None:
+            return None
+        winners = self.winners
+        return Outcome(end, winners, rank_seats(self, winners))
 
     def text_board(self) -> str:
         lines = []
@@ -289,8 +289,9 @@ class RincalaState(State):
             lines.append(f"{HOLLOWS[i]}: {stack or '-':<8} {len(stack)}{mark}")
         for p, caps in enumerate(self.captured):
             lines.append(f"Player {p + 1}: {points(caps):>2} points  {caps or '-'}")
-        if self.end:
-            lines.append("Game over. " + self.end_reason())
+        outcome = self.outcome()
+        if outcome is not None:
+            lines.append("Game over. " + outcome_text(GAME, outcome, GAME.seat_names(self.players)))
         else:
             lines.append(f"Player {self.seat + 1} to move" + (", must move again" if self.pending() else ""))
         return "\n".join(lines)
@@ -334,6 +335,12 @@ class Rincala(Game):
     title = "Rincala"
     player_counts = (2, 3)
     variants = ()
+    history_in_state = True           # the house rule counts positions the code does not hold
+    terminations = {
+        END_FOUR: "Only one piece of each colour is left on the board.",
+        END_STUCK: "No move is possible: every sowing would drop into empty hollows only.",
+        END_REPETITION: "The same position arose for the third time at the start of a turn (house rule).",
+    }
     summary = ("Sow a whole stack round the ring of eight hollows; take the top piece of every stack that "
                "ends with two of a colour. Red 4, green 3, yellow 2, white 1.")
     rules_text = """\
@@ -407,7 +414,7 @@ highest total wins, and equal top scores share the win.
             if everything.count(colour) > PER_COLOUR:
                 raise InvalidPosition(f"There are only {PER_COLOUR} {COLOUR_NAMES[colour]} pieces, "
                                       f"not {everything.count(colour)}.")
-        if not player_f.isdigit() or not 1 <= int(player_f) <= len(caps):
+        if player_f not in [str(p) for p in range(1, len(caps) + 1)]:   # (isdigit() holds for '²' too)
             raise InvalidPosition(f"The player to move is a number from 1 to {len(caps)}.")
         if phase not in PHASES:
             raise InvalidPosition("The phase is 'first', 'again' or 'turn'.")

@@ -15,8 +15,9 @@ positions seen since the last capture (captures are irreversible, so no earlier 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from engines.base import Game, IllegalMove, InvalidPosition, State
+from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
 
 # --------------------------------------------------------------------------------------------------------
 # Interpretations (spec §11); every [INTERP] of the spec sits behind one of these names.
@@ -67,7 +68,7 @@ class Board:
 
     def __init__(self, variant: str, coords: list[tuple[int, int]], names: list[str], edge: list[bool],
                  owner: list[int], track: list[str], dirs: list[tuple[str, tuple[int, int]]],
-                 rooks: dict[str, tuple[str, ...]], threshold: int):
+                 rooks: Mapping[str, tuple[str, ...]], threshold: int):
         self.variant = variant
         self.n = len(names)
         self.names = tuple(names)
@@ -175,10 +176,13 @@ VARIANTS = ("hex", "square")
 
 SOW, HYBRID, ROOK = 0, 1, 2
 
-_CELL = r"([a-z]\d+)"
+_CELL = r"([a-z][0-9]+)"
 _ROOK_RE = re.compile(rf"^r?{_CELL}(?:([-x]){_CELL})?$")
 _SOW_RE = re.compile(rf"^{_CELL}(?:>{_CELL}| ?(ne|nw|se|sw|n|s|e|w))?(\+r)?$")
 _MOVE_FORMS = "e2>f3 (sowing), c1>d1+R (hybrid) or Rf4-c4 (Rook)"
+# A count in a position code: ASCII digits, no leading zero, short (a longer one is too many anyway, and int()
+# refuses very long digit strings with a ValueError).
+_COUNT = r"0|[1-9][0-9]{0,5}"
 
 
 def _threshold_reached(board: Board, seat: int, score: int) -> bool:
@@ -191,21 +195,22 @@ def _threshold_reached(board: Board, seat: int, score: int) -> bool:
 class RoocalaState(State):
     """One Roocala position; immutable."""
 
-    __slots__ = ("_g", "_b", "_r", "_sc", "_side", "_hist", "_end", "_final", "_moves")
+    __slots__ = ("variant", "_g", "_b", "_r", "_sc", "_side", "_hist", "_end", "_final", "_moves")
 
     players = 2
 
     def __init__(self, g: Board, b: tuple[int, ...], r: tuple[int, ...], sc: tuple[int, int], side: int,
                  hist: tuple, end: str = ""):
+        self.variant = g.variant
         self._g = g
         self._b = b
         self._r = r
         self._sc = sc
         self._side = side
         self._hist = hist      # position keys since the last capture, the current one last
-        self._end = end        # '' while playing; 'threshold', 'nomove' or 'repetition' once over
+        self._end = end        # '' while playing; 'threshold', 'no_move' or 'repetition' once over
         self._moves: list[str] | None = None
-        if end == "nomove":    # R-E2: the checkers left go to the last mover
+        if end == "no_move":   # R-E2: the checkers left go to the last mover
             last = 1 - side
             left = sum(b)
             self._final = (sc[0] + left, sc[1]) if last == SOUTH else (sc[0], sc[1] + left)
@@ -213,10 +218,6 @@ class RoocalaState(State):
             self._final = sc
 
     # --- contract ------------------------------------------------------------------------------------------
-    @property
-    def variant(self) -> str:
-        return self._g.variant
-
     @property
     def to_move(self) -> int | None:
         return None if self._end else self._side
@@ -239,14 +240,10 @@ class RoocalaState(State):
         return (SOUTH,) if s > n else (NORTH,) if n > s else (SOUTH, NORTH)  # R-E3
 
     def legal_moves(self) -> list[str]:
-        if self._moves is None:
-            self._moves = [] if self._end else sorted(self._generate())
-        return list(self._moves)
+        return list(self._legal())
 
     def play(self, move: str) -> RoocalaState:
-        if self._moves is None:
-            self.legal_moves()
-        if move not in self._moves:  # type: ignore[operator]
+        if move not in self._legal():
             move = self.canonical(move)
         return self._apply(*_parse_canonical(self._g, move))
 
@@ -257,6 +254,12 @@ class RoocalaState(State):
         return f"{g.variant} {cells} {self._sc[0]} {self._sc[1]} {SEAT_LETTERS[self._side]}"
 
     # --- move generation -----------------------------------------------------------------------------------
+    def _legal(self) -> list[str]:
+        """The legal moves, sorted, worked out once (the shared list: callers must not change it)."""
+        if self._moves is None:
+            self._moves = [] if self._end else sorted(self._generate())
+        return self._moves
+
     def _generate(self) -> list[str]:
         g, b, r, me = self._g, self._b, self._r, self._side
         opp = 1 - me
@@ -389,18 +392,17 @@ class RoocalaState(State):
             end = "repetition"  # R-E4
         nxt = RoocalaState(self._g, bt, rt, sc, side, hist, end)
         if not end and not nxt._has_move():
-            nxt = RoocalaState(self._g, bt, rt, sc, side, hist, "nomove")  # R-E2
+            nxt = RoocalaState(self._g, bt, rt, sc, side, hist, "no_move")  # R-E2
         return nxt
 
     # --- reading lenient input (§7) ------------------------------------------------------------------------
     def canonical(self, move: str) -> str:
         """The canonical string of ``move`` in any form §7 allows; IllegalMove naming the rule otherwise."""
-        if self._moves is None:
-            self.legal_moves()
-        if move in self._moves:  # type: ignore[operator]
+        legal = self._legal()
+        if move in legal:
             return move
         if self._end:
-            raise IllegalMove(f"The game is over: {self.end_reason()}")
+            raise IllegalMove(f"The game is over: {self._result_sentence()}")
         text = re.sub(r"\s*([>+\-x])\s*", r"\1", " ".join(move.lower().split()))
         text = re.sub(r"^r ", "r", text)
         m = _SOW_RE.match(text)
@@ -411,7 +413,7 @@ class RoocalaState(State):
             if not m:
                 raise IllegalMove(f"'{move.strip()}' is not a Roocala move: type e.g. {_MOVE_FORMS} (§7).")
             canon = self._read_rook(m.group(1), m.group(3))
-        if canon not in self._moves:  # type: ignore[operator]  (every refusal above names its rule)
+        if canon not in legal:  # (every refusal above names its rule)
             raise IllegalMove(f"{canon} is not a legal move in this position.")
         return canon
 
@@ -467,7 +469,7 @@ class RoocalaState(State):
             raise IllegalMove(f"{frm_name} is an inner cell, so the sowing needs a direction (R-S3): "
                               f"type one of {options}.")
         canon = g.sow_str[frm][d] + suffix
-        if hybrid and canon not in self._moves:  # type: ignore[operator]
+        if hybrid and canon not in self._legal():
             t = g.path[frm][d][self._b[frm]]
             if self._r[t] == me:
                 raise IllegalMove(f"The Rook would land on {g.names[t]}, where your other Rook stands "
@@ -479,7 +481,7 @@ class RoocalaState(State):
     def _read_rook(self, frm_name: str, to_name: str | None) -> str:
         g, me = self._g, self._side
         frm = self._cell(frm_name)
-        mine = [m for m in self._moves or () if m[:len(frm_name) + 2] in (f"R{frm_name}-", f"R{frm_name}x")]
+        mine = [m for m in self._legal() if m[:len(frm_name) + 2] in (f"R{frm_name}-", f"R{frm_name}x")]
         if self._r[frm] != me:
             whose = "no Rook" if self._r[frm] < 0 else f"{SEATS[self._r[frm]]}'s Rook"
             raise IllegalMove(f"There is {whose} on {frm_name}, and you move only your own Rooks (R-R1).")
@@ -568,30 +570,38 @@ class RoocalaState(State):
                 continue
             took = sum(fx["captured"].values())
             notes = ([f"x{took}"] if took else []) + (["xR"] if fx["rook_captured"] else [])
-            if nxt._end == "nomove":
+            if nxt._end == "no_move":
                 left = sum(nxt._b)
                 notes.append(f"end: no moves, +{left} to {SEATS[1 - nxt._side]}")
             out.append(fx["move"] + (" {" + ", ".join(notes) + "}" if notes else ""))
             st = nxt
         return ", ".join(out)
 
-    def end_reason(self) -> str:
+    def outcome(self) -> Outcome | None:
         if not self._end:
-            return ""
+            return None
+        winners = self.winners
+        ranks = rank_seats(self, winners)
         s, n = self._final
-        result = f"South {s}, North {n}"
-        if self._end == "threshold":
+        seats = {"south": SOUTH, "north": NORTH}
+        scores: dict[str, str | int] = {"south_score": s, "north_score": n}
+        if self._end == "threshold":  # R-E1: only one side can pass half of all points, and it wins
             seat = SOUTH if _threshold_reached(self._g, SOUTH, s) else NORTH
-            return (f"{SEATS[seat]} reached {self._g.threshold} points, more than half of all points "
-                    f"({result}).")
-        if self._end == "nomove":
+            return Outcome("threshold", winners, ranks, {"winner": seat, **seats},
+                           {"threshold": self._g.threshold, **scores})
+        if self._end == "no_move":  # R-E2
             left = sum(self._b)
-            return (f"{SEATS[self._side]} has no legal move, so the {left} checker{'s' if left != 1 else ''} "
-                    f"left on the board go to {SEATS[1 - self._side]} ({result}).")
-        return "The same position occurred for the third time with the same player to move: a draw."
+            return Outcome("no_move", winners, ranks, {"stuck": self._side, "gainer": 1 - self._side, **seats},
+                           {"left": left, "checkers": "checker" if left == 1 else "checkers", **scores})
+        return Outcome("repetition", winners, ranks)  # R-E4
 
     def pending(self) -> str:
         return ""
+
+    def _result_sentence(self) -> str:
+        """Once over: the outcome's sentence with the seat names (South, North); '' while the game runs."""
+        outcome = self.outcome()
+        return "" if outcome is None else outcome_text(GAME, outcome, SEATS)
 
     def repetitions(self) -> int:
         """How often the current position has occurred in this state's history (1 the first time)."""
@@ -646,7 +656,7 @@ class RoocalaState(State):
             for rank in range(6, 0, -1):
                 lines.append("  ".join(f"{token(g.index[f'{f}{rank}']):<6}" for f in "abcdef").rstrip())
         s, n = self._final
-        turn = f"{SEATS[self._side]} to move" if not self._end else f"over: {self.end_reason()}"
+        turn = f"{SEATS[self._side]} to move" if not self._end else f"over: {self._result_sentence()}"
         lines.append(f"R = South Rook, r = North Rook; s/n = owner of an edge cell; CCW = "
                      f"{' '.join(g.names[c] for c in g.track[:3])} …")
         lines.append(f"Score: South {s}, North {n}. {turn}")
@@ -726,6 +736,14 @@ class RoocalaGame(Game):
     rules_text = RULES_TEXT
     variant_option = "variant"
     variant_labels = {"hex": "Hex board (37 cells)", "square": "Square board (6×6)"}
+    history_in_state = True   # R-E4 counts positions the code does not hold
+    terminations = {
+        "threshold": "{winner} reached {threshold} points, more than half of all points "
+                     "({south} {south_score}, {north} {north_score}).",
+        "no_move": "{stuck} has no legal move, so the {left} {checkers} left on the board go to {gainer} "
+                   "({south} {south_score}, {north} {north_score}).",
+        "repetition": "The same position occurred for the third time with the same player to move: a draw.",
+    }
 
     def new(self, players: int = 2, seed: int | None = None, variant: str | None = None) -> RoocalaState:
         if players != 2:
@@ -752,7 +770,7 @@ class RoocalaGame(Game):
         b, r = [], []
         rooks = [0, 0]
         for name, tok in zip(g.names, tokens, strict=True):
-            m = re.fullmatch(r"(0|[1-9]\d*)([SN]?)", tok)
+            m = re.fullmatch(rf"({_COUNT})([SN]?)", tok)
             if not m:
                 raise InvalidPosition(f"Cell {name} is written {tok!r}: a checker count, then S or N for "
                                       f"a Rook.")
@@ -765,7 +783,7 @@ class RoocalaGame(Game):
             if rooks[seat] > 2:
                 raise InvalidPosition(f"{SEATS[seat]} has {rooks[seat]} Rooks on the board, but only 2 "
                                       f"exist.")
-        if not re.fullmatch(r"0|[1-9]\d*", s_txt) or not re.fullmatch(r"0|[1-9]\d*", n_txt):
+        if not re.fullmatch(_COUNT, s_txt) or not re.fullmatch(_COUNT, n_txt):
             raise InvalidPosition("The scores must be whole numbers.")
         s, n = int(s_txt), int(n_txt)
         if n < KOMI:
@@ -783,7 +801,7 @@ class RoocalaGame(Game):
             end = "threshold"
         st = RoocalaState(g, bt, rt, (s, n), side, hist, end)
         if not end and not st._has_move():
-            st = RoocalaState(g, bt, rt, (s, n), side, hist, "nomove")
+            st = RoocalaState(g, bt, rt, (s, n), side, hist, "no_move")
         return st
 
     def seat_names(self, players: int = 2) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from itertools import product
 
-from engines.base import Game, IllegalMove, InvalidPosition, State, normalise
+from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, normalise, outcome_text, rank_seats
 
 # --- Interpretations (§9 of the spec; each is the project's binding choice) -------------------------------
 
@@ -31,7 +31,7 @@ FACE_ADJACENCY = tuple(
 # §9 row 3: a slide goes to one of the 8 neighbours on the marble's own level; no climbing, no descending.
 SLIDE_SAME_LEVEL_ONLY = True
 # §9 row 4: four players play as two teams sharing White (seats 1 and 3) and Black (seats 2 and 4).
-TEAM_SEATS = {4: ((0, 2), (1, 3))}
+TEAM_SEATS: dict[int, tuple[tuple[int, ...], ...]] = {4: ((0, 2), (1, 3))}
 # §9 row 5: with 3 players, a two-way tie for the *highest* total is won by the third player (the lowest).
 THREE_PLAYER_TWO_WAY_TIE_LOWEST_WINS = True
 # §9 row 6: a lock lasts for the immediately following player's turn only (then that player's own turn
@@ -177,7 +177,7 @@ def _playable(occ: int) -> int:
 
 def _chain(occ: int, src: int) -> list[int]:
     """The cells whose marbles tumble when the marble on ``src`` is lifted, lowest first (src not pinned)."""
-    out = []
+    out: list[int] = []
     hole = src
     while True:
         up = RESTING_MASK[hole] & occ
@@ -217,7 +217,7 @@ def _cell(token: str, level: int | None = None) -> int:
     if not m:
         raise IllegalMove(f"`{token}` is not a cell name: cells are written level, file, rank, "
                           "like `1a1` or `2b3`.")
-    lev = int(m.group(1))
+    lev = int(m.group(1)) if len(m.group(1)) < 4 else 0    # (int() refuses very long digit strings)
     if lev == 4:
         raise IllegalMove(f"{token} is on the peak, which Spinca never uses (levels 1 to 3 only).")
     if not 1 <= lev <= 3:
@@ -297,9 +297,9 @@ class SpincaState(State):
         self.locked = locked        # bitmask of the cells locked for the player to move
         self.turn = turn            # seat to move (after the end: the seat that would move next)
         self.count = bin(occ).count("1")
-        self._moves = None
-        self._totals = None
-        self._winners = None
+        self._moves: list[str] | None = None
+        self._totals: dict[int, int] | None = None
+        self._winners: tuple[int, ...] | None = None
 
     # --- contract ----------------------------------------------------------------------------------------
     @property
@@ -542,35 +542,52 @@ class SpincaState(State):
             text += ", tumbles " + " and ".join(f for f, _ in drops)
         return text + f", place {NAMES[place]}"
 
-    def end_reason(self) -> str:
+    def outcome(self) -> Outcome | None:
+        """§3 rules 12-14 as data. The roles: ``winner`` (and ``partner`` in a team game), ``loser`` (and
+        ``loser_partner``) with 2 colours, ``other1`` and ``other2`` (in colour order) with 3."""
         if not self.is_over:
-            return ""
-        names = SEAT_NAMES[self.players]
-
-        def who(code: int) -> str:
-            return " and ".join(names[s] for s in range(self.players) if seat_colour(self.players, s) == code)
-
+            return None
+        winners = self.winners
+        ranks = rank_seats(self, winners)
+        players = self.players
         win = self.winning_colour()
-        verb = "win" if self.players in TEAM_SEATS else "wins"
         totals = self.totals
+        inner = self.inner_counts()
         others = [c for c in sorted(totals) if c != win]
         best = max(totals.values())
-        if totals[win] == best and all(totals[c] < best for c in others):
-            rest = ", ".join(f"{who(c)} {totals[c]}" for c in others)
-            return f"{who(win)} {verb} with {totals[win]} face points ({rest})."
-        if totals[win] < best:
-            tied = " and ".join(who(c) for c in others)
-            return (f"{tied} tied for the highest total ({best}), so {who(win)} {verb} with "
-                    f"{totals[win]} face points.")
-        inner = self.inner_counts()
         top_inner = max(inner.values())
-        if inner[COLOURS[win]] < top_inner:
-            tied = " and ".join(who(c) for c in others)
-            return (f"All face totals tied at {best} and {tied} tied in the inner pyramid with {top_inner} "
-                    f"marbles each, so {who(win)} {verb} with {inner[COLOURS[win]]}.")
-        rest = ", ".join(f"{who(c)} {inner[COLOURS[c]]}" for c in others)
-        return (f"Face points tied at {best}; {who(win)} {verb} with {inner[COLOURS[win]]} of the 5 "
-                f"inner-pyramid marbles ({rest}).")
+
+        def seats(code: int) -> list[int]:
+            return [seat for seat in range(players) if seat_colour(players, seat) == code]
+
+        facts: dict[str, str | int] = {"points": totals[win], "best": best, "inner": inner[COLOURS[win]],
+                                       "top_inner": top_inner}
+        if len(others) == 2:      # 3 players
+            suffix = "_three"
+            roles = {"winner": seats(win)[0]}
+            for name, code in zip(("other1", "other2"), others, strict=True):
+                roles[name] = seats(code)[0]
+                facts[f"{name}_points"] = totals[code]
+                facts[f"{name}_inner"] = inner[COLOURS[code]]
+        else:                     # 2 colours: 2 players, or two teams of 2
+            suffix = "_teams" if players in TEAM_SEATS else ""
+            roles = {}
+            for name, code in (("winner", win), ("loser", others[0])):
+                first, *partner = seats(code)
+                roles[name] = first
+                if partner:
+                    roles[f"{name}_partner" if name == "loser" else "partner"] = partner[0]
+            facts["loser_points"] = totals[others[0]]
+            facts["loser_inner"] = inner[COLOURS[others[0]]]
+        if totals[win] == best and all(totals[c] < best for c in others):
+            termination = "faces" + suffix
+        elif totals[win] < best:          # 3 players: the other two tied for the highest total
+            termination = "highest_tied"
+        elif inner[COLOURS[win]] < top_inner:   # 3 players: the other two tied in the inner pyramid
+            termination = "inner_tied"
+        else:
+            termination = "inner" + suffix
+        return Outcome(termination, winners, ranks, roles, facts)
 
     def text_board(self) -> str:
         def row(k: int, y: int) -> str:
@@ -583,8 +600,9 @@ class SpincaState(State):
         lines.append("locked: " + (" ".join(self.locked_cells) or "-"))
         names = SEAT_NAMES[self.players]
         totals = " ".join(f"{c} {self.totals[COLOURS.index(c)]}" for c in self.colours)
-        if self.is_over:
-            lines.append(f"over: {self.end_reason()}")
+        outcome = self.outcome()
+        if outcome is not None:
+            lines.append(f"over: {outcome_text(GAME, outcome, names)}")
         else:
             lines.append(f"turn {self.count + 1}/29, {names[self.turn]} to move; face points {totals}")
         return "\n".join(lines)
@@ -648,6 +666,23 @@ class SpincaGame(Game):
     player_counts = (2, 3, 4)
     variants = ()
     teams = TEAM_SEATS
+    terminations = {
+        "faces": "{winner} wins with {points} face points ({loser} {loser_points}).",
+        "faces_teams": "{winner} and {partner} win with {points} face points "
+                       "({loser} and {loser_partner} {loser_points}).",
+        "faces_three": "{winner} wins with {points} face points ({other1} {other1_points}, "
+                       "{other2} {other2_points}).",
+        "highest_tied": "{other1} and {other2} tied for the highest total ({best}), so {winner} wins with "
+                        "{points} face points.",
+        "inner_tied": "All face totals tied at {best} and {other1} and {other2} tied in the inner pyramid with "
+                      "{top_inner} marbles each, so {winner} wins with {inner}.",
+        "inner": "Face points tied at {best}; {winner} wins with {inner} of the 5 inner-pyramid marbles "
+                 "({loser} {loser_inner}).",
+        "inner_teams": "Face points tied at {best}; {winner} and {partner} win with {inner} of the 5 "
+                       "inner-pyramid marbles ({loser} and {loser_partner} {loser_inner}).",
+        "inner_three": "Face points tied at {best}; {winner} wins with {inner} of the 5 inner-pyramid marbles "
+                       "({other1} {other1_inner}, {other2} {other2_inner}).",
+    }
     summary = ("Build a 29-marble pyramid: each turn optionally slide any free marble on its level, then "
                "place one of yours; your smallest group on each face scores.")
     rules_text = RULES_TEXT
@@ -680,19 +715,19 @@ class SpincaGame(Game):
         if len(rows) != 9 or tuple(len(r) for r in rows) != widths:
             raise InvalidPosition("The cells field must be 9 rows joined by '/': four of 4 cells, three of 3 "
                                   "and two of 2.")
-        letters = "".join(rows).upper()
         allowed = ".WBR" if players == 3 else ".WB"
-        bad = next((ch for ch in letters if ch not in allowed), None)
+        bad = next((ch for ch in "".join(rows) if ch not in allowed and ch not in allowed.lower()), None)
         if bad is not None:
             raise InvalidPosition(f"{bad!r} is not a marble in a {players}-player game (use "
                                   f"{', '.join(allowed)}).")
+        letters = "".join(rows).upper()
         board = tuple(COLOURS.index(ch) for ch in letters)
         occ = sum(1 << i for i, c in enumerate(board) if c)
         for i in UPPER:
             if occ >> i & 1 and occ & SUPPORT[i] != SUPPORT[i]:
                 raise InvalidPosition(f"The marble on {NAMES[i]} has no support: "
                                       f"{SpincaState._missing(occ, i)} under it is empty.")
-        if not seat_s.isdigit() or not 1 <= int(seat_s) <= players:
+        if seat_s not in [str(seat) for seat in range(1, players + 1)]:   # (isdigit() holds for '²' too)
             raise InvalidPosition(f"The seat to move must be 1 to {players}, not {seat_s!r}.")
         locked = 0
         if locked_s != "-":
@@ -717,7 +752,7 @@ class SpincaGame(Game):
         want = want.replace("->", "-").replace("→", "-").replace("–", "-").replace(">", "-")
         want = re.sub(r"\s*-\s*", "-", want)
         want = re.sub(r"\s*[,;+]\s*", " ", want)
-        want = re.sub(r"^(\d)([a-z]\d)-([a-z])", r"\1\2-\1\3", want)   # destination level left out
+        want = re.sub(r"^([0-9])([a-z][0-9])-([a-z])", r"\1\2-\1\3", want)   # destination level left out
         want = re.sub(r"\s+", " ", want).lstrip()
         moves = state.legal_moves()
         places = [m for m in moves if " " not in m and m.startswith(want)]

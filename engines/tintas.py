@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 
-from engines.base import Game, IllegalMove, InvalidPosition, State
+from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
 
 # --------------------------------------------------------------------------------------------------------
 # Geometry (spec A.3)
@@ -59,7 +59,7 @@ _BY_AXIAL = {qr: n for n, qr in enumerate(AXIAL[label] for label in LABELS)}
 
 def _ray(n: int, dq: int, dr: int) -> tuple[int, ...]:
     q, r = AXIAL[LABELS[n]]
-    out = []
+    out: list[int] = []
     while True:
         q, r = q + dq, r + dr
         m = _BY_AXIAL.get((q, r))
@@ -185,7 +185,7 @@ END = "end"
 class TintasState(State):
     """A Tintas position. Immutable; ``play`` returns a new state."""
 
-    __slots__ = ("_board", "_hold", "_pawn", "_side", "_chain", "_over", "winners", "_moves")
+    __slots__ = ("_board", "_hold", "_pawn", "_side", "_chain", "_over", "_winners", "_moves")
 
     players = 2
     variant = None
@@ -198,7 +198,7 @@ class TintasState(State):
         self._side = side      # the player to move; once over, the opponent of the last mover
         self._chain = chain    # colour being collected by the player continuing a turn, or NO_CHAIN
         self._over = over
-        self.winners = winners
+        self._winners = winners
         self._moves: list[str] | None = None
 
     # --- contract ------------------------------------------------------------------------------------------
@@ -211,7 +211,11 @@ class TintasState(State):
         return self._over
 
     @property
-    def scores(self) -> tuple[int, int]:
+    def winners(self) -> tuple[int, ...]:
+        return self._winners
+
+    @property
+    def scores(self) -> tuple[int, ...]:
         return tuple(sum(1 for x in h if x >= MAJORITY) for h in self._hold)
 
     def legal_indices(self) -> list[int]:
@@ -409,7 +413,9 @@ class TintasState(State):
         cells = [m for m in moves if m != END]
         if not cells:
             return END
-        colour = self.cell(cells[0])
+        colour = self.cell(cells[0]) if cells[0].upper() in INDEX else None
+        if colour is None:
+            raise IllegalMove(f"{cells[0]} holds no piece, so no turn starts by collecting it.")
         taken = f"{len(cells)}×{colour}" if len(cells) > 1 else colour
         what = f"collected {len(cells)} {COLOUR_NAMES[colour]}" if len(cells) > 1 else \
             f"collected {COLOUR_NAMES[colour]}"
@@ -422,21 +428,23 @@ class TintasState(State):
             path = "-".join([LABELS[self._pawn], *cells])
         return f"{path} ({taken}) — {what}"
 
-    def end_reason(self) -> str:
+    def outcome(self) -> Outcome | None:
         if not self._over:
-            return ""
-        if len(self.winners) != 1:
-            return "The board is empty and neither player holds 4 or more pieces in more colours: a draw."
-        w = self.winners[0]
+            return None
+        winners = self._winners
+        ranks = rank_seats(self, winners)
+        if len(winners) != 1:
+            return Outcome("empty_board_draw", winners, ranks)
+        w = winners[0]
         h = self._hold[w]
-        who, other = f"Player {w + 1}", f"Player {2 - w}"
-        if PIECES_PER_COLOUR in h:
-            return f"{who} holds all seven {_NAMES[h.index(PIECES_PER_COLOUR)]} pieces."
-        if _wins(h):
+        if PIECES_PER_COLOUR in h:  # A.5, first goal
+            return Outcome("all_seven", winners, ranks, {"winner": w},
+                           {"colour": _NAMES[h.index(PIECES_PER_COLOUR)]})
+        if _wins(h):  # A.5, second goal
             many = [_NAMES[c] for c in range(7) if h[c] >= MAJORITY]
-            return (f"{who} holds 4 or more pieces in {len(many)} colours ({', '.join(many)}) and at least "
-                    f"one of every colour, so {other} can no longer collect seven of any colour.")
-        return f"The board is empty and {who} holds 4 or more pieces in more colours."
+            return Outcome("four_colours", winners, ranks, {"winner": w, "loser": 1 - w},
+                           {"count": len(many), "colours": ", ".join(many)})
+        return Outcome("empty_board", winners, ranks, {"winner": w})  # the open case of a decoded position
 
     def text_board(self) -> str:
         width = 5 * 8 + 4
@@ -453,8 +461,9 @@ class TintasState(State):
             h = self._hold[seat]
             counts = " ".join(f"{COLOURS[c]}{h[c]}" for c in range(7))
             out.append(f"Player {seat + 1}: {counts}  (colours with 4+: {self.scores[seat]})")
-        if self._over:
-            out.append("Game over. " + self.end_reason())
+        outcome = self.outcome()
+        if outcome is not None:
+            out.append("Game over. " + outcome_text(GAME, outcome, GAME.seat_names(2)))
         elif self._chain != NO_CHAIN:
             out.append(f"Player {self._side + 1} to move, continuing {_NAMES[self._chain]} (or end)")
         elif self._pawn == NO_PAWN:
@@ -470,7 +479,7 @@ class TintasState(State):
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, TintasState) and self.encode() == other.encode()
-                and self.winners == other.winners)
+                and self._winners == other._winners)
 
     def __hash__(self) -> int:
         return hash(self.encode())
@@ -536,6 +545,13 @@ class TintasGame(Game):
     summary = ("Slide the shared pawn to the first piece in a line and keep chaining the same colour; win "
                "with all 7 of one colour, or 4+ in 4 colours once you hold every colour.")
     rules_text = RULES_TEXT
+    terminations = {
+        "all_seven": "{winner} holds all seven {colour} pieces.",
+        "four_colours": "{winner} holds 4 or more pieces in {count} colours ({colours}) and at least one of every "
+                        "colour, so {loser} can no longer collect seven of any colour.",
+        "empty_board": "The board is empty and {winner} holds 4 or more pieces in more colours.",
+        "empty_board_draw": "The board is empty and neither player holds 4 or more pieces in more colours: a draw.",
+    }
 
     def new(self, players: int = 2, seed: int | None = None, variant: str | None = None) -> TintasState:
         if players != 2:

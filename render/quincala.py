@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engines.quincala import SEAT_NAMES, Event, QuincalaState
+from engines.base import outcome_text
+from engines.quincala import SEAT_NAMES, Event, QuincalaState, turn_notation
 from render.common import (
     BACKGROUND,
     INK,
@@ -310,12 +311,13 @@ def _last_turn(d: ImageDraw.ImageDraw, state: QuincalaState, events: list[Event]
 
 
 def _header(d: ImageDraw.ImageDraw, state: QuincalaState, names: list[str], viewer: int) -> None:
-    if state.is_over:
-        if len(state.winners) == 1:
-            status = f"{names[state.winners[0]]} wins"
+    outcome = state.outcome()
+    if outcome is not None:
+        if len(outcome.winners) == 1:
+            status = f"{names[outcome.winners[0]]} wins"
         else:
             status = "Draw"
-        note = state.end_reason()
+        note = outcome_text(state.game, outcome, names)
     else:
         status = f"{names[viewer]} ({SEAT_NAMES[viewer]}) to move"
         note = state.pending() or (f"the move goes on from {state.leg_dot} (or end)" if state.leg_dot else
@@ -330,9 +332,8 @@ def _log(d: ImageDraw.ImageDraw, events: list[Event], moves: list[str]) -> None:
         text_centred(d, (_z(WIDTH / 2), _z(LOG_TOP + 20)),
                      "Reconstructed board (R1): the original figures are unpublished.", _zi(16), fill=MUTED)
         return
-    from engines.quincala import _turn_text
     text_centred(d, (_z(WIDTH / 2), _z(LOG_TOP + 16)),
-                 fit_text(f"Last turn: {_turn_text(moves)}", _zi(18), _z(WIDTH - 40), bold=True), _zi(18),
+                 fit_text(f"Last turn: {turn_notation(moves)}", _zi(18), _z(WIDTH - 40), bold=True), _zi(18),
                  bold=True)
     words = []
     for e in events:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engines.base import IllegalMove
+from engines.base import IllegalMove, outcome_text
 from engines.rincala import FULL, HOLLOWS, RincalaState, Sowing, points
 from render.common import BACKGROUND, HIGHLIGHT, INK, MUTED, contrast_ink, disc, fit_text, font, mix, text_centred
 
@@ -126,12 +126,13 @@ def draw_status(d: ImageDraw.ImageDraw, state: RincalaState, names: list[str]) -
     d.text((24, 16), "Rincala", font=font(26, True), fill=INK)
     x, room = 170, WIDTH - 170 - 24
     again = "  — must move again" if state.pending() else ""
-    if state.is_over:
-        won = [names[w] for w in state.winners]
+    outcome = state.outcome()
+    if outcome is not None:
+        won = [names[w] for w in outcome.winners]
         text = f"Game over: {won[0]} wins" if len(won) == 1 else f"Game over: {' and '.join(won)} share the win"
-        sub = state.end_reason()
+        sub = outcome_text(state.game, outcome, names)
     else:
-        text = f"{names[state.to_move]} to move"
+        text = f"{names[state.seat]} to move"
         sub = "First turn: exactly one move." if state.phase == "first" else ""
     text = fit_text(text, 22, room - font(22, True).getlength(again), bold=True)
     d.text((x, 14), text, font=font(22, True), fill=INK)

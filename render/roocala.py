@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engines.roocala import BOARDS, SEATS, IllegalMove
+from engines.base import IllegalMove, outcome_text
+from engines.roocala import BOARDS, SEATS
 from render.common import (
     BACKGROUND,
     HIGHLIGHT,
@@ -310,10 +311,9 @@ def _panels(d: ImageDraw.ImageDraw, state, names: list[str], variant: str) -> No
 def _status(d: ImageDraw.ImageDraw, state, names: list[str], variant: str, fx: dict | None) -> None:
     """The line under the board: the result, the repetition warning, or the last move."""
     y = _height(variant) - 30
-    if state.is_over:
-        reason = state.end_reason()
-        for seat in (0, 1):
-            reason = reason.replace(SEATS[seat], names[seat])
+    outcome = state.outcome()
+    if outcome is not None:
+        reason = outcome_text(state.game, outcome, names)
         text = fit_text(reason, _zi(21), _z(WIDTH - 40), bold=True)
         text_centred(d, _zp((WIDTH / 2, y)), text, _zi(21), bold=True, fill=INK)
         return

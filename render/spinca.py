@@ -328,7 +328,7 @@ def _panel(d, state, names: list[str], colours, last_text: str) -> None:
     y += LINE_H
     _text(d, (x, y), fit_text(f"Last turn: {last_text or '—'}", _zi(19), _z(WIDTH - 70)), 19, fill=INK)
     y += LINE_H
-    if state.is_over:
+    if inner is not None:   # the game is over
         cells = " ".join(NAMES[i] for i in INNER)
         counts = ", ".join(f"{COLOUR_WORD[c]} {inner[c]}" for c in colours)
         _text(d, (x, y), fit_text(f"Inner pyramid ({cells}): {counts}", _zi(19), _z(WIDTH - 70)), 19,

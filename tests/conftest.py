@@ -1,4 +1,4 @@
-"""Shared fixtures: a temporary database, a fake clock, a match service with fixed seeds."""
+"""Shared fixtures: a temporary database, a fake clock, the match services with fixed seeds."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 import aiohttp
 import pytest
 
-from bot.service import MatchService, Person
+from bot.model import Person
+from bot.services import Services
 from bot.store import Database
 
 GUILD = 1000
@@ -52,8 +53,8 @@ async def db(db_path):
 
 
 @pytest.fixture
-async def service(db, clock) -> MatchService:
-    return MatchService(db, clock=clock, seed_source=random.Random(7))
+async def services(db, clock) -> Services:
+    return Services(db, clock=clock, seed_source=random.Random(7))
 
 
 @pytest.fixture(autouse=True)

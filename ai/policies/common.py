@@ -73,8 +73,10 @@ def greedy_step(epsilon: float, sample: int | None = None) -> PlayoutStep:
         if sample is not None and len(moves) > sample:
             moves = rng.sample(moves, sample)
         me = state.to_move
+        assert me is not None, "playout steps are called on states that are not over"
         before = state.scores[me]
-        best, best_gain, ties = None, -math.inf, 0
+        best: State | None = None
+        best_gain, ties = -math.inf, 0
         for move in moves:
             child = state.play(move)
             gain = child.scores[me] - before
@@ -84,6 +86,7 @@ def greedy_step(epsilon: float, sample: int | None = None) -> PlayoutStep:
                 ties += 1
                 if rng.randrange(ties) == 0:   # reservoir choice: uniform among the equal best
                     best = child
+        assert best is not None   # moves is not empty
         return best
 
     return step

@@ -13,7 +13,8 @@ far away, so neither side built threats and games against a steady defender drif
 from __future__ import annotations
 
 from ai.policies.common import Policy, logistic
-from engines.quincala import _POP, LOW, SH, Geometry, QuincalaState
+from engines import State
+from engines.quincala import QuincalaState
 
 # Worth of a winning dot that holds pieces, by the number of sizes it still misses; an empty dot is worth nothing in
 # every variant. Index 0 (complete) is a won game and is only reached by a threat to complete the quincala dot.
@@ -33,52 +34,30 @@ THREAT_SHARE_WAITING = 0.4
 BOT_MAX_LEGS = 4
 
 
-def arriving_sizes(cells: tuple[int, ...], geo: Geometry, target: int, seat: int, have: int) -> int:
-    """The most sizes (a bit mask) that one of ``seat``'s towers could add to the white dot ``target`` in one leg.
-
-    A first leg lifts a whole single-colour tower from a black dot and may end on a white dot that lacks every
-    lifted size (R-M1, R-M5), over empty dots and no farther than the tower is high (R-M2): so only the first
-    tower met on each line out of ``target`` counts.
-    """
-    own, is_white, shift = geo.own_only[seat], geo.is_white, SH * seat
-    best = 0
-    for ray in geo.rays[target]:
-        for distance, dot in enumerate(ray, 1):
-            cell = cells[dot]
-            if cell:
-                if cell in own and not is_white[dot]:
-                    sizes = cell >> shift
-                    height = _POP[sizes]
-                    if height >= distance and not sizes & have and height > _POP[best]:
-                        best = sizes
-                break
-    return best
-
-
-def quincala_evaluate(state: QuincalaState) -> tuple[float, float]:
+def quincala_evaluate(state: State) -> tuple[float, float]:
     """Each seat's chance from the sizes its winning dots still miss and the sizes its next leg could add."""
-    geo = state.geo
-    cells, k = state.cells, geo.k
-    mover = state.to_move if state.phase < 0 else None   # before the first leg of a turn
+    assert isinstance(state, QuincalaState)
+    k = state.sizes
+    mover = state.to_move if state.leg_dot is None else None   # before the first leg of a turn
     worth = []
     for seat in (0, 1):
-        target = geo.quincala[seat]
-        q = cells[target]
-        have = (q | q >> SH) & LOW
-        value = QUINCALA_DOT_WORTH[k - _POP[have]] if have else 0.0
-        arriving = arriving_sizes(cells, geo, target, seat, have)
+        target = state.quincala_dot(seat)
+        have = state.sizes_on(target)
+        value = QUINCALA_DOT_WORTH[k - have.bit_count()] if have else 0.0
+        arriving = state.reaching_tower(target, seat)   # a threat: what a first leg could add to the dot
         if arriving:
             share = THREAT_SHARE_TO_MOVE if seat == mover else THREAT_SHARE_WAITING
-            value += share * (QUINCALA_DOT_WORTH[k - _POP[have | arriving]] - value)
-        h = cells[geo.home[1 - seat]]
-        worth.append(value + (OPPONENT_HOME_WORTH[k - _POP[(h | h >> SH) & LOW]] if h else 0.0))
+            value += share * (QUINCALA_DOT_WORTH[k - (have | arriving).bit_count()] - value)
+        home = state.sizes_on(state.home_dot(1 - seat))
+        worth.append(value + (OPPONENT_HOME_WORTH[k - home.bit_count()] if home else 0.0))
     lead = (worth[0] - worth[1]) / EVALUATION_SCALE
     return logistic(lead), logistic(-lead)
 
 
-def stop_after_max_legs(state: QuincalaState, moves: list[str]) -> str | None:
+def stop_after_max_legs(state: State, moves: list[str]) -> str | None:
     """``end`` once the bot's move has had BOT_MAX_LEGS legs and could still go on."""
-    if state.phase >= 0 and sum(1 for m in moves if "-" in m) >= BOT_MAX_LEGS and "end" in state.legal_moves():
+    assert isinstance(state, QuincalaState)
+    if state.leg_dot is not None and sum(1 for m in moves if "-" in m) >= BOT_MAX_LEGS and "end" in state.legal_moves():
         return "end"
     return None
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from ai.policies.common import Policy, logistic
 from engines import State
+from engines.rincala import RincalaState
 
 _RINCALA_VALUES = {"R": 4, "G": 3, "Y": 2, "W": 1}
 
 
 def rincala_evaluate(state: State) -> tuple[float, ...]:
     """Captured points, plus half of what the seat to move could collect with its best next move (the threat)."""
-    scores = list(state.scores)
+    assert isinstance(state, RincalaState)
+    scores: list[float] = list(state.scores)
     seat = state.to_move
     if seat is not None:
         best = 0

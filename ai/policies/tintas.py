@@ -7,6 +7,7 @@ import random
 
 from ai.policies.common import Policy, logistic
 from engines import State
+from engines.tintas import TintasState
 
 _TINTAS_COLOURS = "ROYGBPW"
 _TINTAS_INDEX = {c: i for i, c in enumerate(_TINTAS_COLOURS)}
@@ -22,6 +23,7 @@ def _tintas_value(hold: tuple[int, ...]) -> float:
 
 
 def tintas_evaluate(state: State) -> tuple[float, float]:
+    assert isinstance(state, TintasState)
     a, b = _tintas_value(state.holdings(0)), _tintas_value(state.holdings(1))
     p = logistic((a - b) / 8.0)
     return (p, 1.0 - p)
@@ -29,17 +31,21 @@ def tintas_evaluate(state: State) -> tuple[float, float]:
 
 def tintas_step(state: State, rng: random.Random) -> State:
     """Keep a chain going and take colours the mover is close to 4 / 7 in (or the opponent is); 10 % random."""
+    assert isinstance(state, TintasState)
     moves = state.legal_moves()
     if len(moves) == 1 or rng.random() < 0.1:
         return state.play(rng.choice(moves))
     me = state.to_move
+    assert me is not None, "playout steps are called on states that are not over"
     mine, theirs = state.holdings(me), state.holdings(1 - me)
     best, best_score, ties = moves[0], -math.inf, 0
     for move in moves:
         if move == "end":
             score = -1.0
         else:
-            c = _TINTAS_INDEX[state.cell(move)]
+            colour = state.cell(move)
+            assert colour is not None, "a listed cell move collects a piece"
+            c = _TINTAS_INDEX[colour]
             score = mine[c] + 0.5 * theirs[c] + (3.0 if mine[c] == 3 else 0.0) + (50.0 if mine[c] == 6 else 0.0)
         if score > best_score:
             best, best_score, ties = move, score, 1

@@ -229,6 +229,15 @@ def _http_error(
     return cls(response, {"code": code, "message": message})  # type: ignore[arg-type]
 
 
+class _NoSession:
+    """Stands in for the aiohttp session login() opens; nothing reaches it (both seams are faked)."""
+
+    closed = False
+
+    async def close(self) -> None:
+        self.closed = True
+
+
 class _FakeWebhookAdapter(AsyncWebhookAdapter):
     """Installed into ``async_context``; every interaction/webhook call funnels into ``request``."""
 
@@ -311,6 +320,7 @@ class FakeDiscord:
         self._allowed_mentions: dict[int, dict | None] = {}
         self._interactions: dict[str, _Interaction] = {}
         self._dm_channels: dict[int, int] = {}  # dm channel id -> user id
+        self._nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) -> message id: enforce_nonce
         self._command_ids: dict[str, int] = {}
         self._counter = 0
         self._adapter = _FakeWebhookAdapter(self)
@@ -329,6 +339,9 @@ class FakeDiscord:
         state.application_id = self.application_id
         state.user = discord.ClientUser(state=state, data=copy.deepcopy(self.bot_user))
         client.http.request = self._http_request  # type: ignore[method-assign]
+        # login() would open an aiohttp session; webhooks built from the client (Webhook.partial(client=…))
+        # need one to exist, though the fake seams never use it
+        client.http._HTTPClient__session = _NoSession()  # type: ignore[attr-defined]
         if state._intents.guilds:
             state._add_guild_from_data(self._guild_payload())
         logging.getLogger("discord").addHandler(self._collector)
@@ -991,7 +1004,7 @@ class FakeDiscord:
         mid_s = p.get("message_id")
         if "/messages/" not in route.path:
             raise NotImplementedError(f"FakeDiscord: no fake for webhook {route.method} {route.path}")
-        original = route.path.endswith("/messages/@original")
+        original = route.path.endswith("/messages/@original") or mid_s == "@original"
         mid = ix.original_message_id if original else int(mid_s)  # type: ignore[arg-type]
         if mid is None or mid not in self.messages:
             raise _http_error(discord.NotFound, 404, 10008, "Unknown Message")
@@ -1086,7 +1099,12 @@ class FakeDiscord:
             uid = self._dm_channels.get(cid)  # type: ignore[arg-type]
             if uid is not None and uid in self.closed_dms:
                 raise _http_error(discord.Forbidden, 403, 50007, "Cannot send messages to this user")
+            nonce = body.get("nonce") if body.get("enforce_nonce") else None
+            if nonce is not None and (cid, nonce) in self._nonces:  # Discord returns the first, creates none
+                return copy.deepcopy(self.messages[self._nonces[(cid, nonce)]])
             msg = self._new_message(cid, body, uploads)  # type: ignore[arg-type]
+            if nonce is not None:
+                self._nonces[(cid, nonce)] = int(msg["id"])
             self._record(self._sent("dm" if uid is not None else "channel_message", msg, raw=body))
             return copy.deepcopy(msg)
         if path == "/channels/{channel_id}/messages/{message_id}":

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import random
 
-from bot.client import GameBot
 from bot.config import Config
-from bot.service import MatchService
+from bot.discord.client import GameBot
+from bot.services import Services
 from bot.store import Database
 
 GUILD = 1000
 
 
 def make_bot(db: Database, clock, seed: int = 7) -> GameBot:
-    """A bot that never syncs commands, runs its scheduler only when a test asks, and searches in a thread."""
-    config = Config(token=None, database_path=db, dev_guild_id=None, log_level="INFO")
-    return GameBot(config, service=MatchService(db, clock=clock, seed_source=random.Random(seed)),
-                   sync_commands=False, run_scheduler=False, ai_processes=0)
+    """A bot that never syncs commands, runs no background loops (commands deliver their own announcements;
+    tests call the scheduler and dispatcher themselves), and searches in a thread."""
+    config = Config(token=None, database_path=db.path, dev_guild_id=None, log_level="INFO")
+    return GameBot(config, services=Services(db, clock=clock, seed_source=random.Random(seed)),
+                   sync_commands=False, run_background=False, ai_processes=0)
+
+
+def boards(sent) -> list:
+    """The board posts among what the bot sent: new channel messages carrying the board image."""
+    return [s for s in sent if s.kind == "channel_message" and any(name == "board.png" for name, _ in s.files)]
 
 
 def pinged(board, people) -> dict:
@@ -24,3 +30,15 @@ def pinged(board, people) -> dict:
     who = [p for p in people if (board.content or "").strip() == f"<@{p['id']}>"]
     assert len(who) == 1, board.content
     return who[0]
+
+
+def cards(sent) -> list:
+    """The challenge cards among what the bot sent (new channel messages with Accept)."""
+    return [s for s in sent if s.kind == "channel_message" and any(c.get("label") == "Accept" for c in s.components)]
+
+
+def said(sent) -> str:
+    """What the user was told privately (the reply that replaced 'thinking…', or a private followup)."""
+    private = [s for s in sent if s.ephemeral and s.kind in ("followup", "edit_original", "response")]
+    assert private, [s.kind for s in sent]
+    return private[-1].text()

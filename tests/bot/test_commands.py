@@ -9,7 +9,7 @@ from PIL import Image
 
 from engines import GAMES
 from tests.bot.discord_harness import FakeDiscord
-from tests.bot.support import GUILD, make_bot
+from tests.bot.support import GUILD, boards, cards, make_bot, said
 
 
 @pytest.fixture
@@ -18,9 +18,16 @@ def people(fake):
 
 
 async def start_match(fake, ann, bob):
-    card = (await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    card = cards(await fake.slash(ann, "tintas challenge", opponent=bob))[0]
     out = await fake.click(bob, card.button("Accept")["custom_id"], message=card)
     return card, out
+
+
+def board_in(out):
+    """The newest board the bot posted among ``out``."""
+    found = boards(out)
+    assert found, [s.kind for s in out]
+    return found[-1]
 
 
 def png_of(sent) -> Image.Image:
@@ -38,8 +45,11 @@ def mover_of(fake, board_msg, users):
 
 async def test_challenge_card_shows_game_players_rules_and_buttons(fake, people):
     ann, bob, _ = people
-    card = (await fake.slash(ann, "tintas challenge", opponent=bob))[0]
-    assert card.kind == "response" and not card.ephemeral
+    out = await fake.slash(ann, "tintas challenge", opponent=bob)
+    card = cards(out)[0]
+    assert card.kind == "channel_message" and not card.ephemeral    # a new message: its mention notifies
+    assert out[0].kind == "deferred" and out[0].ephemeral            # acknowledged privately first
+    assert "Challenge sent" in said(out) and f"/{card.message_id}" in said(out)   # with a link to the card
     text = card.text()
     assert "Tintas" in text and "<@11> challenges <@12>" in text
     assert GAMES["tintas"].summary in text   # the rules in one line
@@ -52,36 +62,37 @@ async def test_challenging_yourself_or_a_bot_is_refused(fake, people, who, messa
     ann = people[0]
     target = ann if who == "self" else fake.user(99, "Robo", bot=True)
     out = await fake.slash(ann, "tintas challenge", opponent=target)
-    assert out[0].ephemeral and message in out[0].text()
+    assert message in said(out) and not cards(out)
 
 
 async def test_only_the_challenged_answers_and_the_challenger_cancels(fake, people):
     ann, bob, cy = people
-    card = (await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    card = cards(await fake.slash(ann, "tintas challenge", opponent=bob))[0]
     accept = card.button("Accept")["custom_id"]
     out = await fake.click(cy, accept, message=card)
-    assert out[0].ephemeral and "not addressed to you" in out[0].text()
+    assert "not addressed to you" in said(out)
     out = await fake.click(ann, accept, message=card)
-    assert out[0].ephemeral and "wait for your opponent" in out[0].text()
+    assert "wait for your opponent" in said(out)
     out = await fake.click(bob, card.button("Cancel")["custom_id"], message=card)
-    assert out[0].ephemeral and "Only the player who made the challenge" in out[0].text()
+    assert "Only the player who made the challenge" in said(out)
     out = await fake.click(ann, card.button("Cancel")["custom_id"], message=card)
-    assert out[0].kind == "update" and "cancelled" in out[0].text() and not out[0].components
+    assert out[-1].kind == "edit" and "cancelled" in out[-1].text() and not out[-1].components
 
 
 async def test_decline_closes_the_challenge(fake, people):
     ann, bob, _ = people
-    card = (await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    card = cards(await fake.slash(ann, "tintas challenge", opponent=bob))[0]
     out = await fake.click(bob, card.button("Decline")["custom_id"], message=card)
-    assert out[0].kind == "update" and "declined" in out[0].text() and not out[0].components
+    assert out[-1].kind == "edit" and "declined" in out[-1].text() and not out[-1].components
 
 
 async def test_accept_starts_the_match_with_a_board_and_a_ping(fake, people):
     ann, bob, _ = people
-    _, out = await start_match(fake, ann, bob)
-    update, board = out
-    assert update.kind == "update" and "the match is on" in update.text() and not update.components
-    assert board.kind == "followup" and not board.ephemeral
+    card, out = await start_match(fake, ann, bob)
+    update = next(s for s in out if s.kind == "edit" and s.message_id == card.message_id)
+    assert "the match is on" in update.text() and not update.components
+    board = board_in(out)
+    assert board.kind == "channel_message" and not board.ephemeral     # created, so the ping notifies
     assert "The match begins" in board.text()
     mover = mover_of(fake, board, [ann, bob])
     assert int(mover["id"]) in board.mentions
@@ -99,8 +110,8 @@ async def play_to_the_end(fake, ann, bob, board):
         choices = await fake.autocomplete(mover, "tintas move", "move", move="")
         assert 1 <= len(choices) <= 25
         out = await fake.slash(mover, "tintas move", move=choices[-1]["value"])
-        board = out[-1]
-        assert board.files, out
+        board = board_in(out)
+        assert "Move played" in said(out) and f"/{board.message_id}" in said(out)   # the mover's private ack
         boards.append(board)
     raise AssertionError("the game did not end")
 
@@ -108,49 +119,48 @@ async def play_to_the_end(fake, ann, bob, board):
 async def test_a_match_played_to_a_win(fake, people):
     ann, bob, _ = people
     _, out = await start_match(fake, ann, bob)
-    boards = await play_to_the_end(fake, ann, bob, out[-1])
-    assert len(boards) > 5
-    middle = boards[3].text()
+    posted = await play_to_the_end(fake, ann, bob, board_in(out))
+    assert len(posted) > 5
+    middle = posted[3].text()
     assert "played **" in middle and "collected" in middle   # notation and what was collected
-    final = boards[-1]
+    final = posted[-1]
     assert "🏆" in final.text() and ("holds all seven" in final.text() or "4 or more" in final.text())
     assert "<@11>" in final.content and "<@12>" in final.content   # both players are told
     out = await fake.slash(ann, "tintas move", move="E4")
-    assert out[0].ephemeral and "no active Tintas match" in out[0].text()
+    assert "no active Tintas match" in said(out)
 
 
 async def test_an_illegal_move_is_refused_privately_and_changes_nothing(fake, people, db):
     ann, bob, _ = people
     _, out = await start_match(fake, ann, bob)
-    mover = mover_of(fake, out[-1], [ann, bob])
+    mover = mover_of(fake, board_in(out), [ann, bob])
     first = (await fake.autocomplete(mover, "tintas move", "move", move=""))[0]["value"]
     out = await fake.slash(mover, "tintas move", move=first)
-    mover = mover_of(fake, out[-1], [ann, bob])
+    mover = mover_of(fake, board_in(out), [ann, bob])
     before = await db.fetchone("SELECT ply, position FROM matches")
-    sent_before = len(fake.sent)
     out = await fake.slash(mover, "tintas move", move="A1 A1")
-    assert len(out) == 1 and out[0].ephemeral
-    assert "(T4" in out[0].text() or "(T6" in out[0].text() or "not in line" in out[0].text()
+    assert all(s.ephemeral for s in out)          # nothing public was posted
+    text = said(out)
+    assert "(T4" in text or "(T6" in text or "not in line" in text
     assert tuple(await db.fetchone("SELECT ply, position FROM matches")) == tuple(before)
-    assert len(fake.sent) == sent_before + 1      # nothing public was posted
 
 
 async def test_a_non_player_and_the_waiting_player_cannot_move(fake, people):
     ann, bob, cy = people
     _, out = await start_match(fake, ann, bob)
-    mover = mover_of(fake, out[-1], [ann, bob])
+    mover = mover_of(fake, board_in(out), [ann, bob])
     waiting = bob if mover is ann else ann
     move = (await fake.autocomplete(mover, "tintas move", "move", move=""))[0]["value"]
     out = await fake.slash(cy, "tintas move", move=move)
-    assert out[0].ephemeral and "no active Tintas match" in out[0].text()
+    assert "no active Tintas match" in said(out)
     out = await fake.slash(waiting, "tintas move", move=move)
-    assert out[0].ephemeral and "not your turn" in out[0].text()
+    assert "not your turn" in said(out)
 
 
 async def test_move_autocomplete_offers_legal_whole_turns_filtered_by_typing(fake, people):
     ann, bob, _ = people
     _, out = await start_match(fake, ann, bob)
-    mover = mover_of(fake, out[-1], [ann, bob])
+    mover = mover_of(fake, board_in(out), [ann, bob])
     waiting = bob if mover is ann else ann
     choices = await fake.autocomplete(mover, "tintas move", "move", move="")
     assert len(choices) == 25          # the first placement: 49 cells, capped at 25
@@ -158,8 +168,8 @@ async def test_move_autocomplete_offers_legal_whole_turns_filtered_by_typing(fak
     out = await fake.slash(mover, "tintas move", move="E4")
     mover, waiting = waiting, mover
     choices = await fake.autocomplete(mover, "tintas move", "move", move="")
-    service = fake.client.service                       # the engine's own list, for comparison
-    match = (await service.matches_of(int(mover["id"]), guild_id=GUILD))[0]
+    services = fake.client.services                       # the engine's own list, for comparison
+    match = await services.queries.get((await services.queries.matches_of(int(mover["id"]), guild_id=GUILD))[0].id)
     firsts = set(match.state.legal_moves())
     assert {c["value"].split()[0] for c in choices} <= firsts
     chains = [c["value"] for c in choices if " " in c["value"]]
@@ -176,46 +186,45 @@ async def test_move_autocomplete_offers_legal_whole_turns_filtered_by_typing(fak
 async def test_restart_continues_the_match_and_old_buttons_still_work(db, clock, people, fake):
     ann, bob, _ = people
     _, out = await start_match(fake, ann, bob)
-    mover = mover_of(fake, out[-1], [ann, bob])
+    mover = mover_of(fake, board_in(out), [ann, bob])
     out = await fake.slash(mover, "tintas move", move="E4")
-    confirm = (await fake.slash(ann, "tintas resign"))[0]
+    confirm = (await fake.slash(ann, "tintas resign"))[-1]
     assert confirm.ephemeral and confirm.button("Yes, resign")
     position = (await db.fetchone("SELECT position FROM matches"))[0]
 
     async with FakeDiscord(make_bot(db, clock, seed=99), guild_id=GUILD) as second:   # a new process
         second.user(11, "Ann")
         second.user(12, "Bob")
-        board = (await second.slash(ann, "tintas board"))[-1]
-        assert board.files and f"move {1}" in board.text()
+        board = board_in(await second.slash(ann, "tintas board"))
+        assert f"move {1}" in board.text()
         done = await second.click(ann, confirm.button("Yes, resign")["custom_id"], message=confirm)
-        assert done[0].kind == "update" and "You resigned" in done[0].text()
-        assert "Bob wins" in done[-1].text() or "<@12> wins" in done[-1].text()
+        assert "You resigned" in said(done)
+        final = board_in(done)
+        assert "Bob wins" in final.text() or "<@12> wins" in final.text()
     assert (await db.fetchone("SELECT position FROM matches"))[0] == position
 
 
 async def test_a_stale_resign_button_is_refused_politely(fake, people):
     ann, bob, _ = people
     _, out = await start_match(fake, ann, bob)
-    confirm = (await fake.slash(ann, "tintas resign"))[0]
-    mover = mover_of(fake, out[-1], [ann, bob])
+    confirm = (await fake.slash(ann, "tintas resign"))[-1]
+    mover = mover_of(fake, board_in(out), [ann, bob])
     await fake.slash(mover, "tintas move", move="E4")
     out = await fake.click(ann, confirm.button("Yes, resign")["custom_id"], message=confirm)
-    assert out[0].ephemeral and "position has changed" in out[0].text()
+    assert "position has changed" in said(out)
 
 
 async def test_matches_lists_active_matches_with_turn_marks_and_links(fake, people):
     ann, bob, cy = people
     _, out = await start_match(fake, ann, bob)
-    board_id = out[-1].message_id
-    out = await fake.slash(ann, "matches")
-    text = out[0].text()
-    assert out[0].ephemeral and "Tintas" in text and "Bob" in text
+    board_id = board_in(out).message_id
+    text = said(await fake.slash(ann, "matches"))
+    assert "Tintas" in text and "Bob" in text
     assert f"https://discord.com/channels/{GUILD}/2000/{board_id}" in text
-    mover = mover_of(fake, (await fake.slash(ann, "tintas board"))[-1], [ann, bob])
-    mine = (await fake.slash(mover, "matches"))[0].text()
+    mover = mover_of(fake, board_in(await fake.slash(ann, "tintas board")), [ann, bob])
+    mine = said(await fake.slash(mover, "matches"))
     assert "your turn" in mine
-    nothing = (await fake.slash(cy, "matches"))[0]
-    assert nothing.ephemeral and "no active matches" in nothing.text()
+    assert "no active matches" in said(await fake.slash(cy, "matches"))
 
 
 async def test_match_option_autocomplete_and_choice_with_two_matches(fake, people):
@@ -223,14 +232,14 @@ async def test_match_option_autocomplete_and_choice_with_two_matches(fake, peopl
     await start_match(fake, ann, bob)
     await start_match(fake, ann, cy)
     out = await fake.slash(ann, "tintas board")
-    assert out[0].ephemeral and "pick one with the match option" in out[0].text()
+    assert "pick one with the match option" in said(out)
     choices = await fake.autocomplete(ann, "tintas board", "match", match="")
     names = [c["name"] for c in choices]
     assert len(choices) == 2 and any("vs Bob" in n for n in names) and any("vs Cy" in n for n in names)
     assert all("your turn" in n or "to move" in n for n in names)
     vs_cy = next(c for c in choices if "vs Cy" in c["name"])
     out = await fake.slash(ann, "tintas board", match=vs_cy["value"])
-    assert out[-1].files and "Cy" in out[-1].text()
+    assert "Cy" in board_in(out).text()
 
 
 async def test_rules_are_shown_privately_with_the_interpretations(fake, people):

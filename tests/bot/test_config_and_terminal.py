@@ -59,19 +59,20 @@ async def test_terminal_mode_plays_through_the_service_and_writes_boards(tmp_pat
     assert f"Board image: {boards[0]}" in out
 
 
-async def test_rebuild_ratings_script_reports_unchanged_numbers(db_path, service, capsys):
+async def test_rebuild_ratings_script_reports_unchanged_numbers(db_path, services, capsys):
     from bot.__main__ import rebuild_ratings
     from tests.conftest import ANN, BOB, CHANNEL, GUILD
 
-    match = await service.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN, opponents=[BOB],
+    match = await services.challenges.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                                opponents=[BOB],
                                     days_per_move=3)
-    await service.accept(match.id, BOB, guild_id=GUILD)
-    await service.resign(match.id, ANN.user_id, guild_id=GUILD)
-    live = await service.ratings.snapshot()
+    await services.challenges.accept(match.id, BOB, guild_id=GUILD)
+    await services.play.resign(match.id, ANN.user_id, guild_id=GUILD)
+    live = await services.ratings.snapshot()
     assert await rebuild_ratings(db_path, None) == 0
     out = capsys.readouterr().out
     assert "from 1 rated matches" in out and "unchanged" in out
-    assert await service.ratings.snapshot() == live
+    assert await services.ratings.snapshot() == live
 
 
 async def test_terminal_mode_can_seat_the_bot(tmp_path):

@@ -7,24 +7,26 @@ import random
 
 import pytest
 
-from bot.service import MatchService, NotAllowed, StalePosition
+from bot.model import NotAllowed, StalePosition
+from bot.services import Services
 from bot.store import Database
 from bot.store.db import migrations
 from tests.conftest import ANN, BOB, CHANNEL, GUILD
 
 
-async def start_tintas(service: MatchService):
-    match = await service.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN, opponents=[BOB])
-    return await service.accept(match.id, BOB, guild_id=GUILD)
+async def start_tintas(services: Services):
+    match = await services.challenges.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                                opponents=[BOB])
+    return await services.challenges.accept(match.id, BOB, guild_id=GUILD)
 
 
-async def play_random_turns(service: MatchService, match, turns: int, rng: random.Random):
+async def play_random_turns(services: Services, match, turns: int, rng: random.Random):
     for _ in range(turns):
         if match.status != "active":
             break
         mover = match.to_move_user
         value, _ = rng.choice(match.game.turn_suggestions(match.state, "", 25))
-        match = (await service.submit_turn(match.id, mover.user_id, value, guild_id=GUILD)).match
+        match = (await services.play.submit_turn(match.id, mover.user_id, value, guild_id=GUILD)).match
     return match
 
 
@@ -54,57 +56,57 @@ async def test_database_uses_wal_and_foreign_keys(db):
                                " VALUES (999, 1, 1, 0, 'E4', 'x', 'now')")
 
 
-async def test_move_log_replays_to_the_stored_position(service, db):
-    match = await play_random_turns(service, await start_tintas(service), 12, random.Random(3))
+async def test_move_log_replays_to_the_stored_position(services, db):
+    match = await play_random_turns(services, await start_tintas(services), 12, random.Random(3))
     assert match.ply >= 12
-    assert await service.log_reproduces_position(match.id)
-    log = await service.store.moves(match.id)
+    assert await services.queries.log_reproduces_position(match.id)
+    log = await services.matches.moves(match.id)
     assert [m.ply for m in log] == list(range(1, match.ply + 1))
     assert log[-1].position == match.state.encode()
-    # a new service on the same database (a restart) replays to the same position and last turn
-    fresh = MatchService(db)
-    replayed = await fresh.get(match.id)
+    # a new services on the same database (a restart) replays to the same position and last turn
+    fresh = Services(db)
+    replayed = await fresh.queries.get(match.id)
     assert replayed.state.encode() == match.state.encode()
     assert replayed.last_turn == match.last_turn and replayed.last_turn
     assert replayed.previous.encode() == match.previous.encode()
 
 
-async def test_tampered_log_is_detected(service, db):
-    match = await play_random_turns(service, await start_tintas(service), 4, random.Random(5))
+async def test_tampered_log_is_detected(services, db):
+    match = await play_random_turns(services, await start_tintas(services), 4, random.Random(5))
     async with db.transaction() as conn:
         await conn.execute("UPDATE matches SET position = 'tampered' WHERE id = ?", (match.id,))
-    assert not await service.log_reproduces_position(match.id)
+    assert not await services.queries.log_reproduces_position(match.id)
 
 
-async def test_two_simultaneous_submissions_of_one_turn_apply_once(service):
-    match = await start_tintas(service)
+async def test_two_simultaneous_submissions_of_one_turn_apply_once(services):
+    match = await start_tintas(services)
     mover = match.to_move_user
     first = match.state.legal_moves()[0]
     results = await asyncio.gather(
-        service.submit_turn(match.id, mover.user_id, first, guild_id=GUILD),
-        service.submit_turn(match.id, mover.user_id, first, guild_id=GUILD),
+        services.play.submit_turn(match.id, mover.user_id, first, guild_id=GUILD),
+        services.play.submit_turn(match.id, mover.user_id, first, guild_id=GUILD),
         return_exceptions=True)
     applied = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(applied) == 1 and len(refused) == 1
     assert isinstance(refused[0], StalePosition) and "position changed" in str(refused[0])
-    assert len(await service.store.moves(match.id)) == 1
+    assert len(await services.matches.moves(match.id)) == 1
 
 
-async def test_two_processes_on_one_database_store_a_turn_once(db_path, service):
+async def test_two_processes_on_one_database_store_a_turn_once(db_path, services):
     """Two services on separate connections (two bot processes): the ply guard in SQL decides."""
-    match = await start_tintas(service)
+    match = await start_tintas(services)
     other_db = await Database.open(db_path)
     try:
-        other = MatchService(other_db)
+        other = Services(other_db)
         mover = match.to_move_user
         move = match.state.legal_moves()[0]
         results = await asyncio.gather(
-            service.submit_turn(match.id, mover.user_id, move, guild_id=GUILD, expected_ply=0),
-            other.submit_turn(match.id, mover.user_id, move, guild_id=GUILD, expected_ply=0),
+            services.play.submit_turn(match.id, mover.user_id, move, guild_id=GUILD, expected_ply=0),
+            other.play.submit_turn(match.id, mover.user_id, move, guild_id=GUILD, expected_ply=0),
             return_exceptions=True)
         assert sum(not isinstance(r, Exception) for r in results) == 1
         assert all(isinstance(r, (StalePosition, NotAllowed)) for r in results if isinstance(r, Exception))
-        assert len(await service.store.moves(match.id)) == 1
+        assert len(await services.matches.moves(match.id)) == 1
     finally:
         await other_db.close()

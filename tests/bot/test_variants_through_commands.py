@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from bot.service import MatchService
+from bot.services.play import play_turn
 from engines import GAMES
-from tests.bot.support import GUILD, pinged
+from tests.bot.support import GUILD, boards, cards, pinged, said
 
 
 @pytest.fixture
@@ -19,27 +19,28 @@ def people(fake):
 
 async def start(fake, people, game, **options):
     ann, bob = people
-    card = (await fake.slash(ann, f"{game} challenge", opponent=bob, **options))[0]
+    card = cards(await fake.slash(ann, f"{game} challenge", opponent=bob, **options))[0]
     out = await fake.click(bob, card.button("Accept")["custom_id"], message=card)
-    return card, out[-1]
+    return card, boards(out)[-1]
 
 
 async def test_roocala_square_variant_shows_everywhere_and_plays(fake, people):
     card, board = await start(fake, people, "roocala", variant="square")
     assert "Square board (6×6)" in card.text()
     assert "Square board (6×6)" in board.text()
-    listed = (await fake.slash(people[0], "matches"))[0].text()
+    listed = said(await fake.slash(people[0], "matches"))
     assert "Roocala** (Square board (6×6))" in listed
     assert "South: " in board.text() and "North: " in board.text()
     for _ in range(12):
         mover = pinged(board, people)
         choices = await fake.autocomplete(mover, "roocala move", "move", move="")
         assert choices and all(" — " in c["name"] for c in choices)     # each move says what it does
-        board = (await fake.slash(mover, "roocala move", move=choices[0]["value"]))[-1]
+        board = boards(await fake.slash(mover, "roocala move", move=choices[0]["value"]))[-1]
         assert "played **" in board.text() and board.files
-    match = (await fake.client.service.matches_of(11, guild_id=GUILD))[0]
+    queries = fake.client.services.queries
+    match = await queries.get((await queries.matches_of(11, guild_id=GUILD))[0].id)   # with its position
     assert match.row.variant == "square" and match.state.variant == "square"
-    assert await fake.client.service.log_reproduces_position(match.id)
+    assert await fake.client.services.queries.log_reproduces_position(match.id)
 
 
 async def test_roocala_defaults_to_hex_and_refuses_illegal_moves_by_rule(fake, people):
@@ -47,14 +48,14 @@ async def test_roocala_defaults_to_hex_and_refuses_illegal_moves_by_rule(fake, p
     assert "Hex board (37 cells)" in card.text()
     mover = pinged(board, people)
     out = await fake.slash(mover, "roocala move", move="a1>g7")
-    assert out[0].ephemeral and "R-" in out[0].text()
+    assert all(s.ephemeral for s in out) and "R-" in said(out)
 
 
 async def test_quincala_sizes_and_a_whole_turn_in_the_spec_notation(fake, people):
     card, board = await start(fake, people, "quincala", sizes="4")
     assert "4 sizes" in card.text()
-    service = fake.client.service
-    match = (await service.matches_of(11, guild_id=GUILD))[0]
+    services = fake.client.services
+    match = await services.queries.get((await services.queries.matches_of(11, guild_id=GUILD))[0].id)
     state = match.state
     # a two-leg move written the §7 way, "a-b-c", found from the engine's own legal legs
     for first in state.legal_moves():
@@ -66,14 +67,16 @@ async def test_quincala_sizes_and_a_whole_turn_in_the_spec_notation(fake, people
         pytest.fail("no two-leg move in the opening")
     typed = f"{first}-{second.split('-')[1]}"
     mover = pinged(board, people)
-    board = (await fake.slash(mover, "quincala move", move=typed))[-1]
+    board = boards(await fake.slash(mover, "quincala move", move=typed))[-1]
     assert "played **" in board.text() and board.files
-    log = await service.store.moves(match.id)
+    log = await services.matches.moves(match.id)
     assert [m.move for m in log][:2] == [first, second]
 
 
 async def test_quincala_rules_say_the_board_is_a_reconstruction(fake, people):
-    text = (await fake.slash(people[0], "quincala rules"))[0].text().lower()
+    out = await fake.slash(people[0], "quincala rules")
+    assert out[0].ephemeral
+    text = out[0].text().lower()
     assert "unpublished" in text and "reconstruction" in text
 
 
@@ -89,7 +92,8 @@ def test_quincala_compulsory_placements_stay_with_the_player_and_are_named():
             if state.pending() and any("@" in m for m in state.legal_moves()):
                 seat = state.to_move
                 place = next(m for m in state.legal_moves() if "@" in m)
-                moves, after = MatchService.play_turn(state, seat, place)
+                moves, states = play_turn(state, seat, place)
+                after = states[-1]
                 if not after.is_over and after.to_move == seat and after.pending():
                     assert moves == [place]                 # no automatic `end` inside a forced turn
                     assert after.pending()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ai_player import AIPlayer
-from tests.bot.support import GUILD
+from tests.bot.support import GUILD, boards, said
 
 
 @pytest.fixture
@@ -15,8 +15,8 @@ def ann(fake):
 
 
 async def latest_board(fake):
-    await fake.settle()                       # the bot's turns run as background tasks
-    return next(s for s in reversed(fake.sent) if s.files)
+    await fake.settle()                       # anything still running in the background
+    return boards(fake.sent)[-1]
 
 
 async def play_against_bot(fake, ann, game, board, limit=200):
@@ -26,22 +26,27 @@ async def play_against_bot(fake, ann, game, board, limit=200):
             return board
         assert board.content == "<@11>", text    # the only ping is the human's
         choices = await fake.autocomplete(ann, f"{game} move", "move", move="")
-        await fake.slash(ann, f"{game} move", move=choices[0]["value"])
+        out = await fake.slash(ann, f"{game} move", move=choices[0]["value"])
+        assert "Move played" in said(out)
         board = await latest_board(fake)
+        assert board is boards(out)[-1]      # the bot answered within the command: nothing came later
     raise AssertionError("the game against the bot did not end")
 
 
 async def test_a_whole_tintas_game_against_the_bot(fake, ann):
     out = await fake.slash(ann, "tintas vs-bot", level=1)
-    assert "Bot (level 1)" in out[-1].text() and "casual" in out[-1].text().lower()
+    first = boards(out)[0]                   # the match starts at once, announced with its first board
+    assert "Bot (level 1)" in first.text() and "casual" in first.text().lower()
+    assert "The match begins" in said(out) and f"/{first.message_id}" in said(out)
     board = await latest_board(fake)
+    assert board is boards(out)[-1]
     final = await play_against_bot(fake, ann, "tintas", board)
     bot_turns = [s for s in fake.sent if s.kind == "channel_message" and "**Bot (level 1)** played" in s.text()]
     assert bot_turns and all(s.files for s in bot_turns)            # announced and drawn like a human's
     assert "Ratings:" not in final.text()                            # games against the bot are unrated
-    assert await fake.client.service.ratings.snapshot() == []
-    match = (await fake.client.service.matches_of(11, guild_id=GUILD, statuses=("finished",)))[0]
-    assert await fake.client.service.log_reproduces_position(match.id)
+    assert await fake.client.services.ratings.snapshot() == []
+    match = (await fake.client.services.queries.matches_of(11, guild_id=GUILD, statuses=("finished",)))[0]
+    assert await fake.client.services.queries.log_reproduces_position(match.id)
 
 
 async def test_challenging_the_bot_user_starts_at_once_at_the_chosen_level(fake, ann):
@@ -49,6 +54,7 @@ async def test_challenging_the_bot_user_starts_at_once_at_the_chosen_level(fake,
     out = await fake.slash(ann, "roocala challenge", opponent=me, level=2, variant="square")
     labels = [c.get("label") for s in out for c in s.components]
     assert "Accept" not in labels                                     # nothing to accept: the bot said yes
+    assert boards(out)                                                # the first board is posted at once
     board = await latest_board(fake)
     assert "Bot (level 2)" in board.text() and "Square board" in board.text()
 
@@ -64,12 +70,12 @@ async def test_one_human_fills_a_rincala_table_with_two_bots(fake, ann):
 async def test_a_bot_seat_cannot_be_moved_by_a_human(fake, ann):
     await fake.slash(ann, "spinca vs-bot", level=1, bots=3)       # four players: Ann + a bot partner vs two bots
     await latest_board(fake)
-    match = (await fake.client.service.matches_of(11, guild_id=GUILD))[0]
+    match = (await fake.client.services.queries.matches_of(11, guild_id=GUILD))[0]
     partner = next(p for p in match.seated if p.is_ai and (p.seat - match.seat_of(11)) % 2 == 0)
     assert partner.name.startswith("Bot")
     bob = fake.user(12, "Bob")
     out = await fake.slash(bob, "spinca move", move="1a1")
-    assert out[0].ephemeral and "no active Spinca match" in out[0].text()
+    assert all(s.ephemeral for s in out) and "no active Spinca match" in said(out)
 
 
 class RecordingPool:
@@ -82,10 +88,10 @@ class RecordingPool:
         self.cancelled.append(match_id)
 
 
-async def test_the_bot_stops_thinking_when_the_match_ends(service):
+async def test_the_bot_stops_thinking_when_the_match_ends(services):
     from tests.conftest import ANN, CHANNEL
     pool = RecordingPool()
-    AIPlayer(service, pool)
-    match = await service.challenge_bot("tintas", guild_id=GUILD, channel_id=CHANNEL, player=ANN, level=1)
-    await service.resign(match.id, ANN.user_id, guild_id=GUILD)
+    AIPlayer(services, pool)
+    match = await services.challenges.challenge_bot("tintas", guild_id=GUILD, channel_id=CHANNEL, player=ANN, level=1)
+    await services.play.resign(match.id, ANN.user_id, guild_id=GUILD)
     assert pool.cancelled == [match.id]

@@ -10,10 +10,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines import GAMES, IllegalMove, InvalidPosition
+from engines import GAMES, IllegalMove, InvalidPosition, outcome_text, turn_cap_outcome
 from engines import quincala as q
 
 GAME = GAMES["quincala"]
+
+def reason(state) -> str:
+    """The outcome's sentence with the rules' seat names, as the terminal mode shows it."""
+    return outcome_text(GAME, state.outcome(), GAME.seat_names(state.players))
+
 FILES = "abcdefghij"
 DOTS = [f"{f}{r}" for r in range(1, 11) for f in FILES]   # field-2 order: rank 1 first, a..j
 
@@ -85,7 +90,6 @@ def test_switches_at_r1_defaults():
     assert q.WHITE_DOT_LANDING == "allowed"
     assert q.CONTINUE_FROM_WHITE_DOT is True
     assert q.IMMUNE_BLOCKS_RELEASE is True
-    assert q.TURN_CAP == 400
 
 
 def test_board_tables_are_data():
@@ -222,7 +226,8 @@ def test_example_3_releasing_and_the_tie_break():
     assert dot_field(c, "e5") == "b1b2b3b4b5" and dot_field(c, "c5") == "w5" and dot_field(c, "f6") == "w1w2w3w4"
     assert fields(c)[6:] == ["b", "place", "-", "-/0"]
     assert t.legal_moves() == []
-    assert "Black" in t.end_reason() and "e5" in t.end_reason()
+    assert reason(t) == "Black wins with a complete tower on White's home dot e5."
+    assert t.outcome().roles == {"winner": 1, "owner": 0} and t.outcome().facts == {"dot": "e5", "dot_role": "home"}
     back = GAME.decode(c)
     assert back.is_over and back.winners == (1,) and back.encode() == c
 
@@ -561,7 +566,7 @@ def test_two_passes_in_a_row_draw():
     assert t.to_move == 1 and fields(t.encode())[9] == "-/1" and t.legal_moves() == ["pass"]
     u = t.play("pass")
     assert u.is_over and u.winners == (0, 1) and fields(u.encode())[9] == "-/2"
-    assert "pass" in u.end_reason()
+    assert reason(u) == "Both players passed in succession, so the game is a draw."
 
 
 def test_home_and_pass_can_both_be_legal():
@@ -634,14 +639,46 @@ def test_pending_and_describe():
 def test_turn_record_uses_the_section_7_notation():
     p = GAME.decode(code({"e5": "b1 b3"}, hand_w="w5", ledge_w="b2"))
     assert p.turn_record(["w5@c2", "b2@j4", "d1-d2", "d2-d3", "end"]) == "w5@c2 b2@j4 ; d1-d2-d3"
+    assert q.turn_notation(["w5@c2", "b2@j4", "d1-d2", "d2-d3", "end"]) == "w5@c2 b2@j4 ; d1-d2-d3"
 
 
-def test_turn_cap_draws_after_400_turns():
-    s = GAME.new()
-    s.turns = q.TURN_CAP - 1            # history, not in the code: the count since the state's origin
-    t = s.play("e2-e3")
-    assert t.is_over and t.winners == (0, 1) and "400" in t.end_reason()
-    assert not GAME.decode(t.encode()).is_over
+def test_the_index_accessors_the_ai_reads():
+    s = GAME.decode(code({"f5": "w1 w2", "g4": "w3 w4", "h3": "w5", "e6": "b1"}))
+    assert [s.dot_name(s.quincala_dot(seat)) for seat in (0, 1)] == ["f5", "e6"]
+    assert [s.dot_name(s.home_dot(seat)) for seat in (0, 1)] == ["e5", "f6"]
+    f5, e6 = s.quincala_dot(0), s.quincala_dot(1)
+    assert s.sizes_on(f5) == 0b11 and s.sizes_on(e6) == 0b1 and s.sizes_on(s.home_dot(0)) == 0
+    assert s.reaching_tower(f5, 0) == 0b1100      # w3 w4 on g4, one step away; h3 lies behind it
+    assert s.reaching_tower(f5, 1) == 0           # no black tower in line
+
+
+def test_only_ascii_digits_name_sizes_and_dots():
+    p = GAME.decode(code({"e5": "b1 b3"}, hand_w="w5", ledge_w="b2"))
+    assert p.canonical("W5 @ C2") == "w5@c2"
+    for text in ("w\u0665@c2", "w5@c\u0662", "w\u2075@c2"):   # Arabic-Indic 5 and 2, superscript 5
+        with pytest.raises(IllegalMove):
+            p.play(text)
+        with pytest.raises(IllegalMove):
+            p.canonical(text)
+
+
+def test_the_400_turn_draw_is_the_bots_not_the_engines():
+    # clarification 7: the match service applies the cap from the move log; the engine itself has no cap
+    assert GAME.turn_cap == 400 and not hasattr(q, "TURN_CAP")
+    rng = random.Random(15)              # a random game of 497 turns
+    s, turns = GAME.new(), 0
+    while not s.is_over:
+        seat = s.to_move
+        s = s.play(rng.choice(s.legal_moves()))
+        turns += s.to_move != seat
+    assert turns > GAME.turn_cap and s.outcome().termination in ("complete_tower", "passes")
+    cap = turn_cap_outcome(GAME.new())   # what the bot records at the cap
+    assert cap.termination == "turn_cap" and cap.winners == (0, 1)
+    assert reason_of(cap) == "No one completed a tower in 400 turns, so the game is a draw."
+
+
+def reason_of(outcome) -> str:
+    return outcome_text(GAME, outcome, GAME.seat_names(2))
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -707,7 +744,7 @@ def test_random_games_keep_the_contract_and_invariants(variant, seed):
             with pytest.raises(IllegalMove):
                 s.play(bogus)
         if nxt.is_over:
-            assert nxt.winners and nxt.to_move is None and nxt.legal_moves() == [] and nxt.end_reason()
+            assert nxt.winners and nxt.to_move is None and nxt.legal_moves() == [] and reason(nxt)
 
 
 @pytest.mark.parametrize("variant", ["5", "4", "3"])

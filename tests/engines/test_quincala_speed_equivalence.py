@@ -35,7 +35,7 @@ def _outcome(st: q.QuincalaState, move: str):
         nxt, events = st.play_traced(move)
     except IllegalMove as e:
         return str(e)
-    return nxt.encode(), nxt.result, nxt.turns, nxt.started, events
+    return nxt.encode(), nxt.result, nxt.started, events
 
 
 @pytest.mark.parametrize("variant", ["5", "4", "3"])

@@ -7,10 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines import GAMES, IllegalMove, InvalidPosition
+from engines import GAMES, IllegalMove, InvalidPosition, outcome_text
 from engines.rincala import COLOURS, FULL, PER_COLOUR, VALUES, parse_move
 
 GAME = GAMES["rincala"]
+
+def reason(state) -> str:
+    """The outcome's sentence with the rules' seat names, as the terminal mode shows it."""
+    return outcome_text(GAME, state.outcome(), GAME.seat_names(state.players))
+
 
 
 def pos(code: str):
@@ -65,7 +70,8 @@ def test_b62_capture_leaving_one_of_each_colour_ends_the_game():
     assert end.is_over and end.to_move is None and end.legal_moves() == []
     assert end.scores == (1, 0) and end.winners == (0,)
     assert end.encode() == "R/-/G/-/Y/-/W/- W/- 2 turn"
-    assert "one piece of each colour" in end.end_reason()
+    assert reason(end) == "Only one piece of each colour is left on the board."
+    assert end.outcome().termination == "one_of_each" and end.outcome().ranks == (1, 2)
 
 
 # --- B.6.3: no legal move during a forced continuation ---------------------------------------------------
@@ -80,7 +86,7 @@ def test_b63_no_move_left_during_a_continuation_ends_the_game():
     assert end.is_over and end.legal_moves() == []
     assert end.encode() == "-/-/-/WR/-/-/-/YWG -/- 2 turn"   # field 3: the player after the mover
     assert end.winners == (0, 1)                             # 0 : 0, a tie
-    assert "No move is possible" in end.end_reason()
+    assert "No move is possible" in reason(end) and end.outcome().termination == "no_move"
     assert pos(end.encode()).is_over                         # the board alone says it is over
 
 
@@ -166,7 +172,7 @@ def test_third_repetition_at_a_turn_start_ends_the_game():
     end = state.play(REPEAT_CYCLE[-1])
     assert end.is_over and end.winners == (0, 1) and end.legal_moves() == []
     assert end.encode() == REPEAT_START                                 # third occurrence
-    assert "third time" in end.end_reason()
+    assert "third time" in reason(end) and end.outcome().termination == "repetition"
     assert not GAME.decode(end.encode()).is_over                        # a code carries no history
 
 
@@ -339,8 +345,8 @@ def test_random_games_conserve_pieces_and_end(players, seed, rnd):
     assert_sound(state)
     best = max(state.scores)
     assert state.winners == tuple(i for i, s in enumerate(state.scores) if s == best)
-    assert state.end_reason()
-    if state.end == "four":
+    assert reason(state)
+    if state.outcome().termination == "one_of_each":
         assert sorted("".join(state.board)) == sorted(COLOURS)
     assert sum(state.scores) <= 50
 

@@ -9,10 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines import GAMES, IllegalMove, InvalidPosition
+from engines import GAMES, IllegalMove, InvalidPosition, outcome_text
 from engines import roocala as R
 
 GAME = GAMES["roocala"]
+
+def reason(state) -> str:
+    """The outcome's sentence with the rules' seat names, as the terminal mode shows it."""
+    return outcome_text(GAME, state.outcome(), GAME.seat_names(state.players))
+
 
 # Cell orders written from the spec's text (§3.1 / position code), not from the engine.
 HEX_CELLS = [f"{'abcdefg'[i - 1]}{j}" for i in range(1, 8) for j in range(1, 8) if abs(i - j) <= 3]
@@ -352,7 +357,11 @@ def test_ex13_no_legal_move_ends_and_awards_the_rest_to_the_last_mover():
     assert st0.is_over and st0.to_move is None and st0.legal_moves() == []
     assert st0.scores == (20, 17) and st0.winners == (0,)
     assert st0.encode() == c  # the award is in scores, not in the code
-    assert "no legal move" in st0.end_reason()
+    assert reason(st0) == ("North has no legal move, so the 5 checkers left on the board go to South "
+                           "(South 20, North 17).")
+    assert st0.outcome().roles == {"stuck": 1, "gainer": 0, "south": 0, "north": 1}
+    assert outcome_text(GAME, st0.outcome(), ["Ann", "Bob"]) == ("Bob has no legal move, so the 5 checkers left on "
+                                                                  "the board go to Ann (Ann 20, Bob 17).")
     # The same end reached by a move: South sows its last inner checker onto its own cell.
     c = code("hex", {"a1": 3, "b1": 2, "b2": 1}, rooks=rooks, s=14, n=17, side="S")
     after = GAME.decode(c).play("b2 s")
@@ -371,7 +380,7 @@ def test_ex14_repetition_is_a_draw_on_the_third_occurrence():
     st8 = st7.play(cycle[3])
     assert st8.is_over and st8.winners == (0, 1) and st8.repetitions() == 3
     assert st8.to_move is None and st8.legal_moves() == []
-    assert "third time" in st8.end_reason()
+    assert "third time" in reason(st8) and st8.outcome().termination == "repetition"
     assert not GAME.decode(st8.encode()).is_over  # a code carries no history
 
 
@@ -547,7 +556,7 @@ def test_re1_threshold_with_north_point():  # Q13
     assert after.is_over and after.scores == (19, 10) and after.winners == (0,)
     assert after.legal_moves() == [] and after.to_move is None
     assert after.encode().endswith(" 19 10 N")
-    assert "South reached 19" in after.end_reason()
+    assert reason(after) == "South reached 19 points, more than half of all points (South 19, North 10)."
     st1 = GAME.decode(code("square", {"c3": 1, "c4": 1, "d4": 1}, s=10, n=20, side="N"))
     after = st1.play("c3>c4")  # 19 captured + 1 point = 21
     assert after.is_over and after.winners == (1,) and after.encode().endswith(" 10 21 S")
@@ -690,8 +699,7 @@ def test_random_games_keep_the_invariants(seed, variant):
         assert plies < 5000
     assert state.to_move is None and state.legal_moves() == []
     s, n = state.scores
-    reason = state.end_reason()
-    if "third time" in reason:
+    if state.outcome().termination == "repetition":
         assert state.winners == (0, 1) and state.repetitions() == 3
         assert s + n - 1 + sum(state.checkers(c) for c in CELLS[variant]) == total
     else:

@@ -8,10 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines import GAMES, IllegalMove, InvalidPosition
+from engines import GAMES, IllegalMove, InvalidPosition, outcome_text
 from engines import tintas as T
 
 GAME = GAMES["tintas"]
+
+def reason(state) -> str:
+    """The outcome's sentence with the rules' seat names, as the terminal mode shows it."""
+    return outcome_text(GAME, state.outcome(), GAME.seat_names(state.players))
+
 SETUP = "BOOYYRWRBBGPGRGPBWGOWPGOYYBPYWRPRWOOWOGBPBYWGRYRP - 0000000 0000000 1 -"
 AFTER_G4 = "BOOYYRWRBBGPGRGPBWGOWPGOYYBPYWRPRWOOWO.BPBYWGRYRP G4 0001000 0000000 2 -"
 
@@ -255,7 +260,8 @@ def test_seven_of_a_colour_mid_chain_wins_at_once():
     b = a.play("C3")  # the 7th green, taken by a continuation: over at once
     assert b.is_over and b.winners == (0,) and b.to_move is None and b.legal_moves() == []
     assert b.encode().split()[4:] == ["2", "-"]
-    assert b.end_reason() == "Player 1 holds all seven green pieces."
+    assert reason(b) == "Player 1 holds all seven green pieces."
+    assert b.outcome().termination == "all_seven" and b.outcome().roles == {"winner": 0}
     assert GAME.decode(b.encode()).is_over and GAME.decode(b.encode()).winners == (0,)
     with pytest.raises(IllegalMove, match="game is over"):
         b.play("E2")
@@ -267,7 +273,9 @@ def test_majority_rule():
     s = GAME.decode(code_for(pieces, "G3", h1="0000000", h2="4441131", side="2"))
     b = s.play("H2")  # mid-chain: H4 (purple) is in line, yet the game ends at once
     assert b.is_over and b.winners == (1,) and b.scores == (0, 4)
-    assert "Player 2 holds 4 or more pieces in 4 colours" in b.end_reason()
+    assert reason(b) == ("Player 2 holds 4 or more pieces in 4 colours (red, orange, yellow, purple) and at least "
+                         "one of every colour, so Player 1 can no longer collect seven of any colour.")
+    assert b.outcome().termination == "four_colours" and b.outcome().roles == {"winner": 1, "loser": 0}
     assert b.encode().split()[4:] == ["1", "-"]
 
 
@@ -292,7 +300,8 @@ def test_empty_board_ends_decoded_partial_game():
     assert T.EMPTY_BOARD_ENDS_GAME
     s = GAME.decode(code_for({"E4": "R"}, "E5", h1="0004000", h2="4000000", side="2"))
     b = s.play("E4")
-    assert b.is_over and b.winners == (0, 1) and "draw" in b.end_reason()
+    assert b.is_over and b.winners == (0, 1) and "draw" in reason(b)
+    assert b.outcome().termination == "empty_board_draw" and b.outcome().ranks == (1, 1)
     s = GAME.decode(code_for({"E4": "R"}, "E5", h1="0004000", side="2"))
     assert s.play("E4").winners == (0,)  # more colours at 4+
     s = GAME.decode(code_for({"E4": "R"}, "E5", h1="4440000", side="2"))
@@ -422,7 +431,7 @@ def test_random_games(seed):
         plies += 1
         assert plies < 200
     assert len(s.winners) == 1 and s.to_move is None and s.legal_moves() == []
-    assert s.end_reason()
+    assert reason(s)
     conserved(s)
     assert GAME.decode(s.encode()).winners == s.winners
     w = s.winners[0]

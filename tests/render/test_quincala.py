@@ -123,3 +123,13 @@ def test_finished_game_renders():
     s = prev.play("c4-c5")
     png = board_png(s, last_turn=["c4-c5"], names=["Ann", "Bob"], previous=prev)
     assert len(png) <= MAX_PNG_BYTES and image(png).width == rq.WIDTH
+
+
+def test_a_finished_game_states_its_outcome_with_the_players_names(monkeypatch):
+    prev = GAME.decode(position({"e5": "b1 b2 b3 b5", "f6": "w1 w2 w3 w4", "c5": "b4", "c4": "w5",
+                                 "a5": "w2 w4", "c6": "b5"}))
+    said: list[str] = []
+    monkeypatch.setattr(rq, "fit_text", lambda text, *a, **k: said.append(text) or text)
+    board_png(prev.play("c4-c5"), last_turn=["c4-c5"], names=["Ann", "Bob"], previous=prev)
+    assert "Bob wins" in said and "Bob wins with a complete tower on Ann's home dot e5." in said
+    assert "Last turn: c4-c5" in said

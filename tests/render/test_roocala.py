@@ -153,3 +153,15 @@ def test_turn_marker_follows_the_player_to_move():
     top = (300, 8 + 84)
     assert close(pixel(a, bottom), RR.ACTIVE_FILL) and close(pixel(a, top), RR.PANEL_FILL)
     assert close(pixel(b, top), RR.ACTIVE_FILL) and close(pixel(b, bottom), RR.PANEL_FILL)
+
+
+def test_a_finished_game_states_its_outcome_with_the_players_names(monkeypatch):
+    from tests.engines.test_roocala import code
+
+    rooks = {"a1": "N", "d4": "N", "b4": "S", "d2": "S"}
+    over = GAME.decode(code("hex", {"a1": 3, "b1": 2, "c5": 0}, rooks=rooks, s=15, n=17, side="N"))
+    assert over.is_over
+    said: list[str] = []
+    monkeypatch.setattr(RR, "fit_text", lambda text, *a, **k: said.append(text) or text)
+    board_png(over, names=["Ann", "Bob"])
+    assert ("Bob has no legal move, so the 5 checkers left on the board go to Ann (Ann 20, Bob 17)." in said)

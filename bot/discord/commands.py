@@ -1,29 +1,33 @@
 """Slash commands, built from the game registry: one group per game, the same handlers for all.
 
-Handlers stay thin: parse the options, call the match service, answer (deferring before slow work).
-A game's options come from its metadata: more opponents when it allows more players, a partner when it
-has teams, a variant choice when it has variants.
+Handlers stay thin: acknowledge (``acknowledged``), parse the options, call a service, let the dispatcher
+post what the change announced. A game's options come from its metadata: more opponents when it allows more
+players, a partner when it has teams, a variant choice when it has variants.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot import community, messages, notify
-from bot.replies import jump_url, mention, tell
-from bot.service import AI_LEVELS, TIME_CHOICES_DAYS, Match, ServiceError, ai_people
-from bot.views import person, resign_view, send_challenge_card
+from bot.discord.cards import jump_url, resign_view
+from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
+from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
+from bot.registry import check_games
+from bot.services.challenges import TIME_CHOICES_DAYS
+from bot.services.play import MAX_SUBMISSION, quote
+from bot.services.queries import parse_match_id
 from engines import GAMES, Game
 
 log = logging.getLogger(__name__)
 
 MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100
-MAX_EMBED_TEXT = 4096
 DEFAULT_LEVEL = 3
 LEVEL_CHOICES = [app_commands.Choice(name=f"level {n}" + {1: " (gentle)", 5: " (my best)"}.get(n, ""), value=n)
                  for n in AI_LEVELS]
@@ -37,25 +41,14 @@ TIME_CHOICES = [app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per mov
                 for d in TIME_CHOICES_DAYS] + [app_commands.Choice(name="none: casual, unrated", value=0)]
 
 
-def _match_id(raw: str | None) -> int | None:
-    """The match option's value: an id chosen from autocomplete, or typed as '12' or '#12'."""
-    if raw is None or not raw.strip():
-        return None
-    text = raw.strip().lstrip("#")
-    if not text.isdigit():
-        raise ServiceError(f"{raw!r} is not a match — choose one from the list.")
-    return int(text)
-
-
-def _with_signature(func, params: list[inspect.Parameter]):
+def _with_signature(func: Callable[..., Awaitable[None]], params: list[inspect.Parameter]) -> None:
     """Give a handler the options a game needs: discord.py reads them from the signature."""
-    func.__signature__ = inspect.Signature(
+    func.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                            annotation=discord.Interaction), *params])
-    return func
 
 
-def _option(name: str, annotation, default=inspect.Parameter.empty) -> inspect.Parameter:
+def _option(name: str, annotation: Any, default: Any = inspect.Parameter.empty) -> inspect.Parameter:
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
 
@@ -69,42 +62,30 @@ def build_game_group(game: Game) -> app_commands.Group:
     @app_commands.describe(move="Your whole turn, as the autocomplete shows it",
                            match="Which match, if you play several here")
     async def move(interaction: discord.Interaction, move: str, match: str | None = None) -> None:
-        try:
+        bot = app(interaction)
+        async with acknowledged(interaction):
+            if len(move) > MAX_SUBMISSION:
+                raise NotAllowed(f"That is {len(move):,} characters — no turn is that long ({quote(move)}). "
+                                 "The autocomplete lists the legal ones.")
             found = await _find(interaction, game, match, prefer_my_turn=True)
-            result = await interaction.client.service.submit_turn(
-                found.id, interaction.user.id, move, guild_id=interaction.guild_id)
-        except ServiceError as exc:
-            await tell(interaction, str(exc))
-            return
-        await interaction.response.defer(thinking=True)
-        m = result.match
-        text = messages.turn_text(result, mention)
-        nxt = messages.to_move_text(m, mention, pending=result.pending)
-        await notify.post_board(interaction.client, m, f"{text}\n{nxt}", notify.followup(interaction))
+            await bot.services.play.submit_turn(found, interaction.user.id, move, guild_id=interaction.guild_id or 0,
+                                                told=[bot.poster.reply_row(interaction, "board", "✅ Move played.")])
+            await bot.dispatcher.deliver_pending(found.id)
 
     @group.command(name="board", description=f"Show the current board of your {game.title} match again")
     @app_commands.describe(match="Which match, if you play several here")
     async def board(interaction: discord.Interaction, match: str | None = None) -> None:
-        try:
+        async with acknowledged(interaction):
             found = await _find(interaction, game, match)
-        except ServiceError as exc:
-            await tell(interaction, str(exc))
-            return
-        await interaction.response.defer(thinking=True)
-        await notify.post_board(interaction.client, found, messages.to_move_text(found, mention),
-                                notify.followup(interaction))
+            await app(interaction).poster.repost_board(interaction, found)
 
     @group.command(name="resign", description=f"Resign your {game.title} match (asks for confirmation)")
     @app_commands.describe(match="Which match, if you play several here")
     async def resign(interaction: discord.Interaction, match: str | None = None) -> None:
-        try:
+        async with acknowledged(interaction):
             found = await _find(interaction, game, match)
-        except ServiceError as exc:
-            await tell(interaction, str(exc))
-            return
-        await interaction.response.send_message(
-            f"Resign {game.title} match #{found.id} ({' vs '.join(found.names)})? This cannot be undone.",
-            view=resign_view(found), ephemeral=True)
+            await finish(interaction, f"Resign {game.title} match #{found.id} ({' vs '.join(found.names)})? "
+                         "This cannot be undone.", view=resign_view(found))
 
     @group.command(name="rules", description=f"The rules of {game.title} exactly as played here")
     async def rules(interaction: discord.Interaction) -> None:
@@ -114,15 +95,10 @@ def build_game_group(game: Game) -> app_commands.Group:
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     move.autocomplete("move")(_move_autocomplete(game))
-    for command in (move, board, resign):
-        command.autocomplete("match")(_match_autocomplete(game))
+    move.autocomplete("match")(_match_autocomplete(game))
+    board.autocomplete("match")(_match_autocomplete(game))
+    resign.autocomplete("match")(_match_autocomplete(game))
     return group
-
-
-async def _start_against_bot(interaction: discord.Interaction, match: Match) -> None:
-    await interaction.response.defer(thinking=True)
-    text = f"The match begins!\n{messages.seat_line(match, mention)}\n{messages.to_move_text(match, mention)}"
-    await notify.post_board(interaction.client, match, text, notify.followup(interaction))
 
 
 def _add_vs_bot(group: app_commands.Group, game: Game) -> None:
@@ -137,17 +113,16 @@ def _add_vs_bot(group: app_commands.Group, game: Game) -> None:
                            for n in game.player_counts]
     _add_variant_option(game, params, descriptions, choices)
 
-    async def vs_bot(interaction: discord.Interaction, **options) -> None:
-        try:
-            match = await interaction.client.service.challenge_bot(
-                game.key, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+    async def vs_bot(interaction: discord.Interaction, **options: Any) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction):
+            match = await bot.services.challenges.challenge_bot(
+                game.key, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
                 player=person(interaction.user), level=options["level"], bots=options.get("bots") or 1,
                 variant=options.get(game.variant_option),
-                parent_channel_id=getattr(interaction.channel, "parent_id", None))
-        except ServiceError as exc:
-            await tell(interaction, str(exc))
-            return
-        await _start_against_bot(interaction, match)
+                parent_channel_id=getattr(interaction.channel, "parent_id", None),
+                reply=bot.poster.reply_row(interaction, "board", "The match begins!"))
+            await bot.dispatcher.deliver_pending(match.id)
 
     _add_generated(group, "vs-bot", f"Play {game.title} against me, the bot (unrated)", vs_bot, params,
                    descriptions, choices)
@@ -170,37 +145,48 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
     choices = {"time": TIME_CHOICES, "level": LEVEL_CHOICES}
     _add_variant_option(game, params, descriptions, choices)
 
-    async def challenge(interaction: discord.Interaction, **options) -> None:
-        opponents = [options["opponent"]] + [options.get(f"opponent{i}") for i in range(2, most)]
-        opponents = [o for o in opponents if o is not None]
+    async def challenge(interaction: discord.Interaction, **options: Any) -> None:
+        bot = app(interaction)
+        named = [options["opponent"]] + [options.get(f"opponent{i}") for i in range(2, most)]
+        opponents = [o for o in named if o is not None]
         partner = options.get("partner")
-        channel = interaction.channel
         me = interaction.client.user
         mine = [o for o in opponents if me is not None and o.id == me.id]
-        people = [person(o) for o in opponents if not mine or o.id != me.id]
-        if mine:   # challenging the bot itself: it takes that seat (or several, named once each)
-            people += ai_people(options.get("level") or DEFAULT_LEVEL, len(mine))
-        try:
+        guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
+        parent_id = getattr(interaction.channel, "parent_id", None)
+        async with acknowledged(interaction):
+            _check_can_see(opponents, me)
+            people = [person(o) for o in opponents if o not in mine]
+            if mine:   # challenging the bot itself: it takes that seat (or several, named once each)
+                people += ai_people(options.get("level") or DEFAULT_LEVEL, len(mine))
             if mine and not people[:-len(mine)]:
-                match = await interaction.client.service.challenge_bot(
-                    game.key, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                    player=person(interaction.user), level=options.get("level") or DEFAULT_LEVEL,
+                match = await bot.services.challenges.challenge_bot(
+                    game.key, player=person(interaction.user), level=options.get("level") or DEFAULT_LEVEL,
                     bots=len(mine), variant=options.get(game.variant_option),
-                    parent_channel_id=getattr(channel, "parent_id", None))
-                await _start_against_bot(interaction, match)
-                return
-            match = await interaction.client.service.challenge(
-                game.key, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                challenger=person(interaction.user), opponents=people,
-                variant=options.get(game.variant_option), partner=person(partner) if partner else None,
-                days_per_move=options.get("time"), parent_channel_id=getattr(channel, "parent_id", None))
-        except ServiceError as exc:
-            await tell(interaction, str(exc))
-            return
-        await send_challenge_card(interaction, match)
+                    reply=bot.poster.reply_row(interaction, "board", "The match begins!"), guild_id=guild_id,
+                    channel_id=channel_id, parent_channel_id=parent_id)
+            else:
+                match = await bot.services.challenges.challenge(
+                    game.key, challenger=person(interaction.user), opponents=people,
+                    variant=options.get(game.variant_option), partner=person(partner) if partner else None,
+                    days_per_move=options.get("time"),
+                    reply=bot.poster.reply_row(interaction, "card", "Challenge sent."), guild_id=guild_id,
+                    channel_id=channel_id, parent_channel_id=parent_id)
+            await bot.dispatcher.deliver_pending(match.id)
 
     _add_generated(group, "challenge", f"Challenge someone to {game.title}", challenge, params, descriptions,
                    choices)
+
+
+def _check_can_see(opponents: list[discord.User | discord.Member], me: discord.ClientUser | None) -> None:
+    """A challenge posted where a challenged member cannot read it would never be seen: say so instead."""
+    for o in opponents:
+        if me is not None and o.id == me.id:
+            continue
+        seen = getattr(o, "resolved_permissions", None)
+        if seen is not None and not seen.view_channel:
+            raise NotAllowed(f"{o.display_name} cannot see this channel, so they would never see the challenge. "
+                             "Challenge them in a channel they can read.")
 
 
 def _add_variant_option(game: Game, params: list, descriptions: dict, choices: dict) -> None:
@@ -214,11 +200,12 @@ def _add_variant_option(game: Game, params: list, descriptions: dict, choices: d
                                     for v in game.variants]
 
 
-def _add_generated(group: app_commands.Group, name: str, description: str, callback, params: list,
-                   descriptions: dict, choices: dict) -> None:
+def _add_generated(group: app_commands.Group, name: str, description: str,
+                   callback: Callable[..., Awaitable[None]], params: list, descriptions: dict, choices: dict) -> None:
     """A subcommand whose options were built from the game's metadata."""
     _with_signature(callback, params)
-    command = app_commands.Command(name=name, description=description, callback=callback)
+    command: app_commands.Command = app_commands.Command(
+        name=name, description=description, callback=callback)  # type: ignore[arg-type]  # options set above
     app_commands.describe(**descriptions)(command)
     if choices:
         app_commands.choices(**choices)(command)
@@ -227,15 +214,16 @@ def _add_generated(group: app_commands.Group, name: str, description: str, callb
 
 async def _find(interaction: discord.Interaction, game: Game, match: str | None, *,
                 prefer_my_turn: bool = False) -> Match:
-    return await interaction.client.service.find_match(
-        game.key, interaction.user.id, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-        match_id=_match_id(match), prefer_my_turn=prefer_my_turn)
+    return await app(interaction).services.queries.find_match(
+        game.key, interaction.user.id, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
+        match_id=parse_match_id(match), prefer_my_turn=prefer_my_turn)
 
 
 def _move_autocomplete(game: Game):
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        current = current[:MAX_SUBMISSION]
         try:
-            chosen = _match_id(getattr(interaction.namespace, "match", None))
+            chosen = parse_match_id(getattr(interaction.namespace, "match", None))
             found = await _find(interaction, game, str(chosen) if chosen else None, prefer_my_turn=True)
         except ServiceError as exc:
             return [_note(str(exc), current)]
@@ -243,9 +231,9 @@ def _move_autocomplete(game: Game):
         if who is None or who.user_id != interaction.user.id:
             waiting = f"Not your turn — {who.name} is to move." if who else "This match is over."
             return [_note(waiting, current)]
-        suggestions = game.turn_suggestions(found.state, current, MAX_CHOICES)
+        suggestions = game.turn_suggestions(found.position, current, MAX_CHOICES)
         if not suggestions:
-            return [_note(f"No legal turn starts with {current!r}.", current)]
+            return [_note(f"No legal turn starts with {quote(current)}.", current)]
         return [app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT])
                 for value, label in suggestions[:MAX_CHOICES]]
     return complete
@@ -258,16 +246,17 @@ def _note(text: str, current: str) -> app_commands.Choice[str]:
 
 def _match_autocomplete(game: Game):
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        service = interaction.client.service
-        mine = await service.matches_of(interaction.user.id, guild_id=interaction.guild_id, game=game.key,
-                                        channel_id=interaction.channel_id, replay=False)
+        mine = await app(interaction).services.queries.matches_of(
+            interaction.user.id, guild_id=interaction.guild_id or 0, game=game.key,
+            channel_id=interaction.channel_id)
+        typed = current.strip().lstrip("#").lower()[:MAX_CHOICE_TEXT]
         out = []
         for m in mine:
             others = [p.name for p in m.seated if p.user_id != interaction.user.id]
             who = m.to_move_user
-            turn = "your turn" if who and who.user_id == interaction.user.id else f"{who.name} to move"
+            turn = "your turn" if who and who.user_id == interaction.user.id else f"{who.name if who else '?'} to move"
             label = f"vs {', '.join(others)} — {turn} (#{m.id})"
-            if current.strip().lstrip("#") in label.lower() or current.lower() in label.lower():
+            if typed in label.lower():
                 out.append(app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=str(m.id)))
         return out[:MAX_CHOICES]
     return complete
@@ -276,35 +265,42 @@ def _match_autocomplete(game: Game):
 @app_commands.command(name="matches", description="Your active matches in this server, across games")
 @app_commands.guild_only()
 async def matches_command(interaction: discord.Interaction) -> None:
-    service = interaction.client.service
-    mine = await service.matches_of(interaction.user.id, guild_id=interaction.guild_id,
-                                    statuses=("active", "challenge"), replay=False)
-    if not mine:
-        await tell(interaction, "You have no active matches or open challenges here. "
-                   "Start one with /<game> challenge.", error=False)
-        return
-    lines = []
-    for m in mine:
-        others = ", ".join(p.name for p in sorted(m.participants, key=lambda p: p.invited_order)
-                           if p.user_id != interaction.user.id)
-        variant = f" ({m.variant_label})" if m.variant_label else ""
-        if m.status == "challenge":
-            state = "open challenge"
-            link_id = m.row.card_message_id
-        else:
-            who = m.to_move_user
-            state = "**your turn**" if who and who.user_id == interaction.user.id else f"{who.name} to move"
-            link_id = m.row.board_message_id
-        link = f" · [board]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""
-        mark = "▶️" if "your turn" in state else "•"
-        lines.append(f"{mark} **{m.game.title}**{variant} #{m.id} vs {others} — {state}{link}")
-    embed = discord.Embed(title="Your matches", description="\n".join(lines)[:MAX_EMBED_TEXT],
-                          colour=discord.Colour.blurple())
-    await interaction.response.send_message(embed=embed, ephemeral=True)
+    async with acknowledged(interaction):
+        mine = await app(interaction).services.queries.matches_of(
+            interaction.user.id, guild_id=interaction.guild_id or 0, statuses=("active", "challenge"))
+        if not mine:
+            await finish(interaction, embed=info_embed("You have no active matches or open challenges here. "
+                                                       "Start one with /<game> challenge."))
+            return
+        lines = []
+        for m in mine:
+            others = ", ".join(p.name for p in sorted(m.participants, key=lambda p: p.invited_order)
+                               if p.user_id != interaction.user.id)
+            variant = f" ({m.variant_label})" if m.variant_label else ""
+            if m.status == "challenge":
+                state = "open challenge"
+                link_id = m.row.card_message_id
+            else:
+                who = m.to_move_user
+                state = "**your turn**" if who and who.user_id == interaction.user.id \
+                    else f"{who.name if who else '?'} to move"
+                link_id = m.row.board_message_id
+            link = f" · [board]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""
+            mark = "▶️" if "your turn" in state else "•"
+            lines.append(f"{mark} **{m.game.title}**{variant} #{m.id} vs {others} — {state}{link}")
+        embed = discord.Embed(title="Your matches", description="\n".join(lines)[:MAX_EMBED_TEXT],
+                              colour=discord.Colour.blurple())
+        await finish(interaction, embed=embed)
 
 
 def register_commands(tree: app_commands.CommandTree) -> None:
+    """Every command; the game registry is checked first (a missing renderer or a clashing key fails here)."""
+    from bot.discord import admin, standings
+    tree.add_command(matches_command)
+    standings.register(tree)
+    admin.register(tree)
+    check_games(GAMES, taken=[c.name for c in tree.get_commands()])
     for game in GAMES.values():
         tree.add_command(build_game_group(game))
-    tree.add_command(matches_command)
-    community.register(tree)
+
+

@@ -1,0 +1,89 @@
+"""What the bot's messages look like: board and challenge embeds, and the button rows under them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+from discord import ui
+
+from bot import wording
+from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE
+from bot.discord.views import BumpButton, ChallengeButton, RematchButton, ResignButton
+from bot.model import Match
+from bot.store.rows import ParticipantRow
+
+BOARD_FILE = "board.png"
+
+
+def mention(p: ParticipantRow) -> str:
+    """A ping for a person; the bot's own seats are named in bold instead."""
+    return f"**{p.name}**" if p.is_ai else f"<@{p.user_id}>"
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
+
+def timestamp(moment: datetime, style: str = "R") -> str:
+    """Discord shows <t:…> in each reader's time zone, and 'R' counts down live."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+def deadline_line(match: Match) -> str:
+    """'⏰ Bob must move by <date> (in 2 days)' for a timed match, 'casual' otherwise."""
+    if match.status != "active":
+        return ""
+    who = match.to_move_user
+    if match.deadline is None or who is None:
+        return "Casual: no time limit, unrated."
+    return f"⏰ {who.name} must move by {timestamp(match.deadline, 'f')} ({timestamp(match.deadline)})."
+
+
+def board_embed(match: Match, text: str, *, ply: int | None = None) -> discord.Embed:
+    embed = discord.Embed(title=wording.board_caption(match, ply), description=text[:4096],
+                          colour=COLOUR_DONE if match.is_over else COLOUR_ACTIVE)
+    clock = deadline_line(match) if ply is None or ply == match.ply else ""
+    if clock:
+        embed.add_field(name="Time", value=clock, inline=False)
+    embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return embed
+
+
+def challenge_embed(match: Match) -> discord.Embed:
+    lines = [wording.challenge_summary(match, mention), f"⏱ {match.time_label.capitalize()}."]
+    if match.status == "challenge" and match.row.expires_at:
+        lines.append(f"Expires {timestamp(datetime.fromisoformat(match.row.expires_at))} if not answered.")
+    embed = discord.Embed(title=f"{match.game.title} challenge #{match.id}", description="\n".join(lines),
+                          colour=COLOUR_ACTIVE)
+    if match.status != "challenge":
+        closed = wording.closed_challenge_text(match) if match.status in ("declined", "cancelled", "expired") \
+            else "Accepted — the match is on!"
+        embed.description = f"{embed.description}\n\n{closed}"
+        embed.colour = discord.Colour.dark_grey()
+    return embed
+
+
+def challenge_view(match: Match) -> ui.View | None:
+    if match.status != "challenge":
+        return None
+    view = ui.View(timeout=None)
+    for action in ("accept", "decline", "cancel"):
+        view.add_item(ChallengeButton(action, match.id))
+    return view
+
+
+def board_view(match: Match) -> ui.View:
+    """Every board: Bump while the match is on; Rematch once it is over."""
+    view = ui.View(timeout=None)
+    if match.status == "active":
+        view.add_item(BumpButton(match.id))
+    elif match.is_over:
+        view.add_item(RematchButton(match.id))
+    return view
+
+
+def resign_view(match: Match) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(ResignButton(match.id, match.ply))
+    return view

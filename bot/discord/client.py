@@ -1,0 +1,123 @@
+"""The Discord client: minimal intents, explicit start-up, the services, scheduler, dispatcher and AI it owns."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.ai_player import AIPlayer
+from bot.config import Config
+from bot.discord import standings
+from bot.discord.commands import register_commands
+from bot.discord.interaction import tell
+from bot.discord.post import Poster
+from bot.discord.views import DYNAMIC_ITEMS
+from bot.dispatcher import Dispatcher
+from bot.scheduler import Scheduler
+from bot.services import Services
+from bot.store import Database
+
+log = logging.getLogger(__name__)
+
+
+class GameTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """An unexpected failure: log it with the command, tell the user briefly, change nothing more."""
+        name = interaction.command.qualified_name if interaction.command else "?"
+        log.exception("command %s failed", name, exc_info=error)
+        await tell(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+
+
+class GameBot(discord.Client):
+    """Slash commands only: no privileged intents, no member chunking, mentions opt-in per message."""
+
+    def __init__(self, config: Config, *, services: Services | None = None, sync_commands: bool = True,
+                 run_background: bool = True, ai_processes: int = 1):
+        intents = discord.Intents.none()
+        intents.guilds = True  # channel and guild objects for interactions; not privileged
+        super().__init__(intents=intents, chunk_guilds_at_startup=False,
+                         member_cache_flags=discord.MemberCacheFlags.none(),
+                         allowed_mentions=discord.AllowedMentions.none())
+        self.config = config
+        self._services = services
+        self.sync_commands = sync_commands
+        self.run_background = run_background
+        self.ai_processes = ai_processes          # 0: search in a thread (tests); else worker processes
+        self.poster = Poster(self)
+        self._scheduler: Scheduler | None = None
+        self._dispatcher: Dispatcher | None = None
+        self._ai: AIPlayer | None = None
+        self.tree = GameTree(self)
+        register_commands(self.tree)
+
+    # Typed accessors: set up in setup_hook, before any interaction arrives.
+    @property
+    def services(self) -> Services:
+        if self._services is None:
+            raise RuntimeError("the bot has not started")
+        return self._services
+
+    @property
+    def dispatcher(self) -> Dispatcher:
+        if self._dispatcher is None:
+            raise RuntimeError("the bot has not started")
+        return self._dispatcher
+
+    @property
+    def scheduler(self) -> Scheduler:
+        if self._scheduler is None:
+            raise RuntimeError("the bot has not started")
+        return self._scheduler
+
+    @property
+    def ai(self) -> AIPlayer:
+        if self._ai is None:
+            raise RuntimeError("the bot has not started")
+        return self._ai
+
+    async def setup_hook(self) -> None:
+        if self._services is None:
+            self._services = Services(await Database.open(self.config.database_path))
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS)
+        self._scheduler = Scheduler(self.services)
+        self._dispatcher = Dispatcher(self.services, self.poster.deliver)
+        pool = None
+        if self.ai_processes:
+            from ai.pool import AIPool
+            pool = await asyncio.to_thread(AIPool, self.ai_processes)   # spawning workers takes a moment
+        self._ai = AIPlayer(self.services, pool)
+        if self.run_background:   # both catch up at once on whatever fell due while the bot was down
+            self._scheduler.start()
+            self._dispatcher.start()
+        if self.sync_commands:
+            if self.config.dev_guild_id:
+                guild = discord.Object(self.config.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d commands to the development server", len(synced))
+            else:
+                synced = await self.tree.sync()
+                log.info("synced %d commands globally", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?",
+                 len(self.guilds))
+
+    async def close(self) -> None:
+        """Stop the background work, then always close the database and the connection to Discord."""
+        try:
+            if self._ai is not None and self._ai.pool is not None:
+                self._ai.pool.close()
+            if self._dispatcher is not None:
+                await self._dispatcher.stop()
+            if self._scheduler is not None:
+                await self._scheduler.stop()
+        finally:
+            try:
+                if self._services is not None:
+                    await self._services.db.close()
+            finally:
+                await super().close()

@@ -1,0 +1,241 @@
+"""Delivering announcements on Discord: boards, cards, reminders, direct messages and interaction replies.
+
+``Poster.deliver`` is the dispatcher's delivery function: it reads what the outbox row names, renders off
+the event loop, and posts. Every mention that must notify is in a newly created message (an edit's mentions
+notify nobody); the interaction that caused a change gets a private acknowledgement with a link. Posts carry
+the row's nonce, so a post repeated after a crash is answered by Discord with the first message instead of
+a second one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+
+from bot import wording
+from bot.discord.cards import BOARD_FILE, board_embed, board_view, challenge_embed, challenge_view, jump_url, mention
+from bot.dispatcher import Delivered, PermanentFailure
+from bot.model import Match, NotFound
+from bot.services import announce
+from bot.services.context import REPLY_TOKEN_LIFETIME, iso
+from bot.store.rows import Announcement, OutboxRow, ParticipantRow
+from engines import GAMES, State
+from render import board_png
+
+if TYPE_CHECKING:
+    from bot.discord.client import GameBot
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080    # a week, the longest Discord allows
+
+
+def nonce(row: OutboxRow) -> str:
+    return f"ob{row.id}"
+
+
+def permanent(exc: discord.HTTPException) -> bool:
+    """Whether a failed request can never succeed (no access, gone, refused) rather than may pass."""
+    return isinstance(exc, discord.Forbidden | discord.NotFound) or 400 <= exc.status < 500 and exc.status != 429
+
+
+class Poster:
+    def __init__(self, bot: GameBot):
+        self.bot = bot
+
+    @property
+    def services(self):
+        return self.bot.services
+
+    # ---- the dispatcher's delivery --------------------------------------------------------------------------
+    async def deliver(self, row: OutboxRow) -> Delivered:
+        handlers = {"board": self._board, "card": self._card, "reminder": self._reminder, "reply": self._reply,
+                    "dm": self._dm, "bot_turn": self._bot_turn}
+        try:
+            return await handlers[row.kind](row)
+        except discord.HTTPException as exc:
+            if permanent(exc):
+                raise PermanentFailure(f"{exc.status} {exc.text[:100]}") from exc
+            raise
+        except NotFound as exc:
+            raise PermanentFailure(str(exc)) from exc
+
+    def reply_row(self, interaction: discord.Interaction, link: str, text: str = "") -> Announcement:
+        """An outbox row that completes this interaction's 'thinking…' reply with ``text`` and a link to the
+        board or card (``link``) once it is posted."""
+        # the token lives 15 minutes from the interaction, which arrived just now (by the services' clock)
+        expires = iso(self.services.clock() + REPLY_TOKEN_LIFETIME - timedelta(seconds=30))
+        ann = announce.reply(interaction.token, interaction.application_id, text, expires_at=expires)
+        return Announcement(ann.kind, {**ann.payload, "link": link}, expires_at=ann.expires_at)
+
+    async def _board(self, row: OutboxRow) -> Delivered:
+        p = row.payload
+        match = await self.services.queries.get(row.match_id)
+        ply = int(p["ply"])
+        current = ply == match.ply
+        state, previous, last_turn = (match.state, match.previous, match.last_turn) if current \
+            else await self._position_at(match, ply, int(p.get("from_ply", ply)))
+        event = p["event"]
+        if event == "start":
+            text = wording.start_text(match, mention)
+        elif event == "turn":
+            text = wording.played_text(match, int(p["seat"]), str(p["record"]), mention)
+            if current:
+                text += "\n" + wording.to_move_text(match, mention, pending=str(p.get("pending", "")))
+        else:
+            text = wording.result_text(match, mention)
+        channel_id = match.row.channel_id
+        if event == "start":
+            channel_id = await self._thread_for(match)
+        prefs = await self._prefs(self._concerned(match) if current else [])
+        pinged = [u for u, how in prefs.items() if how == "mention"]
+        file = await self._render(match, state, previous, last_turn)
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=match.row.guild_id)
+        message = await channel.send(
+            content=" ".join(f"<@{u}>" for u in pinged) or None, embed=board_embed(match, text, ply=ply),
+            file=file, view=board_view(match), nonce=nonce(row),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
+        async with self.services.db.transaction() as tx:
+            await self.services.matches.set_message(tx, match.id, "board_message_id", message.id)
+        link = jump_url(match.row.guild_id, channel_id, message.id)
+        note = wording.result_text(match) if match.is_over else "It is your move."
+        dms = [Announcement("dm", {"user_id": u, "text": f"{wording.board_caption(match)}\n{note}\n{link}",
+                                   "fallback": note}) for u, how in prefs.items() if how == "dm"]
+        return Delivered("sent", message.id, dms)
+
+    async def _position_at(self, match: Match, ply: int, from_ply: int) -> tuple[State, State | None, list[str]]:
+        """The position at an earlier ply (a board delivered late), from the stored codes."""
+        game, row = GAMES[match.row.game], match.row
+        moves = await self.services.matches.moves(match.id, after_ply=max(from_ply - 1, 0))
+        codes = {mv.ply: mv.position for mv in moves}
+        fresh = game.new(players=row.players, seed=row.seed, variant=row.variant)
+        state = game.decode(codes[ply]) if ply else fresh
+        previous = (game.decode(codes[from_ply]) if from_ply else fresh) if ply else None
+        return state, previous, [mv.move for mv in moves if from_ply < mv.ply <= ply]
+
+    async def _render(self, match: Match, state: State | None, previous: State | None,
+                      last_turn: list[str]) -> discord.File:
+        if state is None:
+            raise NotFound(f"Match #{match.id} has no position to draw.")
+        png = await asyncio.to_thread(board_png, state, last_turn=last_turn, names=match.names, previous=previous)
+        return discord.File(io.BytesIO(png), filename=BOARD_FILE)
+
+    async def _thread_for(self, match: Match) -> int:
+        """Where a starting match is played: a thread of its own from the card when the server asked for it."""
+        row = match.row
+        if not row.card_message_id or not (await self.services.settings.guild(row.guild_id)).threads:
+            return row.channel_id
+        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        name = f"{match.game.title}: {' vs '.join(match.names)}"[:100]
+        try:
+            thread = await channel.get_partial_message(row.card_message_id).create_thread(
+                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        except discord.HTTPException as exc:   # no permission, or the thread exists (a retry): stay here
+            log.info("could not open a thread for match %s: %s", match.id, exc.status)
+            return row.channel_id
+        async with self.services.db.transaction() as tx:
+            await self.services.matches.set_channel(tx, match.id, thread.id)
+        return thread.id
+
+    @staticmethod
+    def _concerned(match: Match) -> list[ParticipantRow]:
+        """Whom a board concerns: the player to move, or everyone once the match is over."""
+        if match.is_over:
+            return match.seated
+        who = match.to_move_user
+        return [who] if who else []
+
+    async def _prefs(self, people: list[ParticipantRow]) -> dict[int, str]:
+        return {p.user_id: await self.services.settings.notify(p.user_id) for p in people if not p.is_ai}
+
+    async def _card(self, row: OutboxRow) -> Delivered:
+        match = await self.services.queries.get(row.match_id, position=False)
+        channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
+        if row.payload.get("event") == "open":
+            invited = [p for p in match.participants if p.invited_order > 0 and not p.is_ai]
+            message = await channel.send(
+                content=" ".join(mention(p) for p in invited) + f" — you are challenged to {match.game.title}!",
+                embed=challenge_embed(match), view=challenge_view(match) or discord.utils.MISSING, nonce=nonce(row),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(p.user_id) for p in invited]))
+            async with self.services.db.transaction() as tx:
+                await self.services.matches.set_message(tx, match.id, "card_message_id", message.id)
+            return Delivered("sent", message.id)
+        if not match.row.card_message_id:
+            return Delivered("skipped: no card")
+        await channel.get_partial_message(match.row.card_message_id).edit(
+            embed=challenge_embed(match), view=challenge_view(match))
+        return Delivered("sent", match.row.card_message_id)
+
+    async def _reminder(self, row: OutboxRow) -> Delivered:
+        match = await self.services.queries.get(row.match_id, position=False)
+        who = match.to_move_user
+        if match.status != "active" or who is None or match.ply != int(row.payload["ply"]):
+            return Delivered("skipped: the match moved on")
+        pref = (await self._prefs([who])).get(who.user_id, "off")
+        if pref == "off":
+            return Delivered("skipped: notifications off")
+        link = jump_url(match.row.guild_id, match.row.channel_id, match.row.board_message_id or 0)
+        text = wording.reminder_text(match)
+        if pref == "dm":
+            return Delivered("sent", follow_ups=[Announcement("dm", {"user_id": who.user_id, "text": f"{text}\n{link}",
+                                                                    "fallback": text})])
+        channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
+        message = await channel.send(f"{mention(who)} {text}\n{link}", nonce=nonce(row),
+                                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(who.user_id)]))
+        return Delivered("sent", message.id)
+
+    async def _dm(self, row: OutboxRow) -> Delivered:
+        """A direct message; a closed DM falls back to a mention in the match's channel."""
+        user_id = int(row.payload["user_id"])
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            message = await dm.send(str(row.payload["text"]), nonce=nonce(row))
+            return Delivered("sent", message.id)
+        except discord.Forbidden:
+            match = await self.services.queries.get(row.match_id, position=False)
+            log.info("DM to a player of match %s refused; mentioning in the channel", match.id)
+            channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
+            message = await channel.send(f"<@{user_id}> {row.payload['fallback']}", nonce=nonce(row),
+                                         allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
+            return Delivered("sent: in the channel", message.id)
+
+    async def _reply(self, row: OutboxRow) -> Delivered:
+        """Complete a deferred interaction: its text, and a link to the board or card it caused."""
+        p = row.payload
+        match = await self.services.queries.get(row.match_id, position=False)
+        target = match.row.card_message_id if p.get("link") == "card" else match.row.board_message_id
+        text = str(p.get("text") or "")
+        if target:
+            what = "challenge" if p.get("link") == "card" else "board"
+            where = match.row.channel_id
+            text = f"{text}\n" if text else ""
+            text += f"The {what} is posted: {jump_url(match.row.guild_id, where, target)}"
+        webhook = discord.Webhook.partial(int(p["application_id"]), str(p["token"]), client=self.bot)
+        # '@original' names an interaction's own reply (Discord's webhook API); discord.py types ids as int
+        await webhook.edit_message("@original", content=text or "Done.")  # type: ignore[call-overload]
+        return Delivered("sent")
+
+    async def _bot_turn(self, row: OutboxRow) -> Delivered:
+        result = await self.bot.ai.play(row.match_id, ply=int(row.payload["ply"]), completes=row.id)
+        return Delivered("played" if result else "skipped: the match moved on")
+
+    # ---- posts that change nothing ----------------------------------------------------------------------------
+    async def repost_board(self, interaction: discord.Interaction, match: Match) -> None:
+        """Post the current board again as a new message (pinging whoever is to move) and link it privately."""
+        prefs = await self._prefs(self._concerned(match))
+        pinged = [u for u, how in prefs.items() if how == "mention"]
+        file = await self._render(match, match.state, match.previous, match.last_turn)
+        channel: Any = interaction.channel or self.bot.get_partial_messageable(match.row.channel_id)
+        message = await channel.send(
+            content=" ".join(f"<@{u}>" for u in pinged) or None,
+            embed=board_embed(match, wording.to_move_text(match, mention)), file=file, view=board_view(match),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
+        async with self.services.db.transaction() as tx:
+            await self.services.matches.set_message(tx, match.id, "board_message_id", message.id)
+        link = jump_url(match.row.guild_id, message.channel.id, message.id)
+        await interaction.edit_original_response(content=f"The board is posted: {link}")

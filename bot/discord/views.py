@@ -1,0 +1,113 @@
+"""Buttons that survive restarts: their custom ids carry the match id (and ply), nothing lives in memory.
+
+Each callback acknowledges first, then asks the services; what a change must announce is delivered by the
+dispatcher from the outbox (at once, by ``deliver_pending``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import ui
+
+from bot.discord.interaction import acknowledged, app, finish, person
+from bot.model import ServiceError
+
+_STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger,
+           "cancel": discord.ButtonStyle.secondary}
+
+
+class ChallengeButton(ui.DynamicItem[ui.Button], template=r"ch:(?P<action>accept|decline|cancel):(?P<id>\d{1,19})"):
+    """Accept / Decline (the challenged) and Cancel (the challenger) on a challenge card."""
+
+    def __init__(self, action: str, match_id: int):
+        super().__init__(ui.Button(label=action.capitalize(), style=_STYLES[action],
+                                   custom_id=f"ch:{action}:{match_id}"))
+        self.action, self.match_id = action, match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
+        return cls(match["action"], int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        challenges = bot.services.challenges
+        guild = interaction.guild_id or 0
+        async with acknowledged(interaction, update=True):
+            if self.action == "accept":
+                await challenges.accept(self.match_id, person(interaction.user), guild_id=guild)
+            elif self.action == "decline":
+                await challenges.decline(self.match_id, interaction.user.id, guild_id=guild)
+            else:
+                await challenges.cancel(self.match_id, interaction.user.id, guild_id=guild)
+            await bot.dispatcher.deliver_pending(self.match_id)
+
+
+class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
+    """The confirmation of /<game> resign; refused if the position moved on since it was offered."""
+
+    def __init__(self, match_id: int, ply: int):
+        super().__init__(ui.Button(label="Yes, resign", style=discord.ButtonStyle.danger,
+                                   custom_id=f"rs:{match_id}:{ply}"))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
+        return cls(int(match["id"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction, update=True):
+            await bot.services.play.resign(self.match_id, interaction.user.id, guild_id=interaction.guild_id or 0,
+                                           expected_ply=self.ply)
+            await finish(interaction, "You resigned.", view=ui.View())
+            await bot.dispatcher.deliver_pending(self.match_id)
+
+
+class BumpButton(ui.DynamicItem[ui.Button], template=r"bp:(?P<id>\d{1,19})"):
+    """Re-post the board at the bottom of the channel (it may have scrolled away in a busy channel)."""
+
+    def __init__(self, match_id: int):
+        super().__init__(ui.Button(label="Bump", emoji="⤵️", style=discord.ButtonStyle.secondary,
+                                   custom_id=f"bp:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction):
+            match = await bot.services.queries.get(self.match_id)
+            if match.row.guild_id != interaction.guild_id:
+                raise ServiceError("That match belongs to another server.")
+            if match.status != "active":
+                raise ServiceError("That match is over; nothing to bump.")
+            await bot.poster.repost_board(interaction, match)
+
+
+class RematchButton(ui.DynamicItem[ui.Button], template=r"rm:(?P<id>\d{1,19})"):
+    """Same players, seats rotated: posts a new challenge everyone else must accept (once per match)."""
+
+    def __init__(self, match_id: int):
+        super().__init__(ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary,
+                                   custom_id=f"rm:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction):
+            match = await bot.services.challenges.rematch(self.match_id, person(interaction.user),
+                                                         guild_id=interaction.guild_id or 0,
+                                                         reply=bot.poster.reply_row(interaction, "card"))
+            await bot.dispatcher.deliver_pending(match.id)
+
+
+DYNAMIC_ITEMS: list[type[ui.DynamicItem]] = [ChallengeButton, ResignButton, BumpButton, RematchButton]

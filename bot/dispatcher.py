@@ -1,0 +1,203 @@
+"""The outbox dispatcher: delivers every announcement once, whatever fails. Knows nothing of Discord.
+
+The scheduler's shape: one task, woken when a commit writes announcements, catching up at start-up. Rows
+are claimed with a lease (all rows of one match together, delivered in order), performed by the front
+end's ``deliver`` function, and marked done with what happened. A failure that may pass (network, rate
+limit, a 5xx) is retried with backoff; a permanent one (channel deleted, permission missing) is logged,
+marked, and never blocks the others. A command may deliver its own match's rows at once
+(``deliver_pending``), so the player sees the board without waiting for the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from bot.services import Services
+from bot.services.context import iso
+from bot.store.rows import Announcement, OutboxRow
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=2)       # a claimed row is another process's to take after this
+RETRY_DELAYS = (5, 30, 120, 600, 1800, 3600)   # seconds after the 1st, 2nd… failed attempt
+MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
+MATCHES_PER_PASS = 16
+IDLE_SLEEP = 300.0                 # look again at least this often
+
+
+class PermanentFailure(Exception):
+    """This announcement can never be delivered (the channel is gone, a permission is missing)."""
+
+
+@dataclass(frozen=True)
+class Delivered:
+    result: str = "sent"                   # or 'skipped: why'
+    message_id: int | None = None
+    follow_ups: list[Announcement] = field(default_factory=list)   # more to tell, written with the mark
+
+
+Deliver = Callable[[OutboxRow], Awaitable[Delivered]]
+
+
+def owner_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _process_gone(owner: str) -> bool:
+    """Whether a claim's owner on this host is a process that no longer runs (or was this pid before)."""
+    try:
+        pid = int(owner.split(":")[1])
+    except (IndexError, ValueError):
+        return False
+    if pid == os.getpid():
+        return True            # a claim under our pid that is not ours: a previous life of this process
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+class Dispatcher:
+    def __init__(self, services: Services, deliver: Deliver, *, owner: str | None = None,
+                 batch: int = MATCHES_PER_PASS):
+        self.services = services
+        self.deliver = deliver
+        self.owner = owner or owner_name()
+        self.batch = batch          # matches claimed at a time
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task | None = None
+        self._unsubscribe = services.events.announcements.subscribe(lambda _match_id: self._wake.set())
+        self.delivered = 0
+        self.failed = 0       # rows given up on
+        self.failures = 0     # consecutive failing passes
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def release_dead_claims(self) -> int:
+        """At start-up: take back the claims of processes of this host that are gone (a crash, a restart)."""
+        host = self.owner.split(":")[0] + ":"
+        rows = await self.services.db.fetchall(
+            "SELECT DISTINCT claimed_by FROM outbox WHERE done_at IS NULL AND claimed_by LIKE ?", (host + "%",))
+        released = 0
+        for (owner,) in rows:
+            if owner != self.owner and _process_gone(owner):
+                released += await self.services.outbox.release(owner)
+        return released
+
+    async def deliver_pending(self, match_id: int | None = None) -> int:
+        """Claim and deliver what is due (of one match, or of any), until nothing due is left unclaimed."""
+        count = 0
+        while True:
+            now = self.services.clock()
+            rows = await self.services.outbox.claim(now=iso(now), until=iso(now + LEASE), owner=self.owner,
+                                                    match_id=match_id, matches=self.batch)
+            if not rows:
+                return count
+            by_match: dict[int, list[OutboxRow]] = {}
+            for row in rows:
+                by_match.setdefault(row.match_id, []).append(row)
+            await asyncio.gather(*(self._deliver_in_order(r) for r in by_match.values()))
+            count += len(rows)
+
+    async def _deliver_in_order(self, rows: list[OutboxRow]) -> None:
+        for row in rows:
+            await self._deliver_one(row)
+
+    async def _deliver_one(self, row: OutboxRow) -> None:
+        outbox = self.services.outbox
+        now = self.services.clock()
+        if row.expires_at is not None and row.expires_at <= iso(now):
+            await outbox.done(None, row.id, now=iso(now), result="skipped: expired", owner=self.owner)
+            return
+        try:
+            done = await self.deliver(row)
+        except asyncio.CancelledError:
+            raise
+        except PermanentFailure as exc:
+            log.warning("outbox %s (%s, match %s) cannot be delivered: %s", row.id, row.kind, row.match_id, exc)
+            self.failed += 1
+            await outbox.done(None, row.id, now=iso(self.services.clock()), result=f"failed: {exc}"[:200],
+                              owner=self.owner)
+            return
+        except Exception as exc:
+            attempts = row.attempts + 1
+            if attempts >= MAX_ATTEMPTS:
+                log.exception("outbox %s (%s, match %s) failed %d times; giving up", row.id, row.kind,
+                              row.match_id, attempts)
+                self.failed += 1
+                await outbox.done(None, row.id, now=iso(self.services.clock()), result=f"failed: {exc!r}"[:200],
+                                  owner=self.owner)
+                return
+            delay = RETRY_DELAYS[min(attempts - 1, len(RETRY_DELAYS) - 1)]
+            log.warning("outbox %s (%s, match %s) failed (%r); retrying in %d s", row.id, row.kind, row.match_id,
+                        exc, delay)
+            await outbox.retry(row.id, at=iso(self.services.clock() + timedelta(seconds=delay)))
+            return
+        self.delivered += 1
+        when = iso(self.services.clock())
+        async with self.services.db.transaction() as tx:
+            marked = await outbox.done(tx, row.id, now=when, result=done.result, message_id=done.message_id,
+                                       owner=self.owner)
+            if marked and done.follow_ups:
+                await outbox.add(tx, row.match_id, done.follow_ups, now=when)
+        if done.follow_ups:
+            self._wake.set()
+
+    async def pass_once(self) -> float:
+        """Deliver what is due; seconds until the next row is due. Never raises (but cancellation): a failing
+        query is logged and retried after a growing pause."""
+        try:
+            await self.deliver_pending()
+            nxt = await self.next_due()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.failures += 1
+            delay = min(2.0 ** self.failures, 60.0)
+            log.exception("dispatcher pass failed; retrying in %.0f s", delay)
+            return delay
+        self.failures = 0
+        return IDLE_SLEEP if nxt is None else (nxt - self.services.clock()).total_seconds()
+
+    async def next_due(self) -> datetime | None:
+        when = await self.services.outbox.next_due()
+        return datetime.fromisoformat(when) if when else None
+
+    async def run_forever(self) -> None:
+        """Catch up at once (also on rows a dead process held), then deliver whenever woken or due."""
+        try:
+            await self.release_dead_claims()
+        except Exception:
+            log.exception("dispatcher: could not release old claims")
+        while True:
+            self._wake.clear()
+            delay = await self.pass_once()
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=min(max(delay, 0.5), IDLE_SLEEP))
+            except TimeoutError:
+                pass
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self.run_forever(), name="dispatcher")
+
+    async def stop(self) -> None:
+        self._unsubscribe()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None

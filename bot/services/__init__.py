@@ -1,0 +1,59 @@
+"""The match services, split by what they manage, over one store. Knows nothing of Discord.
+
+``Services`` wires them: ``challenges`` (open, answer, start), ``play`` (turns, resignations, aborts),
+``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches). The Discord front end and the
+terminal both reach them through it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.events import Events
+from bot.services.challenges import Challenges
+from bot.services.clocks import Clocks
+from bot.services.context import Clock, Context, utcnow
+from bot.services.play import Play
+from bot.services.queries import Queries
+from bot.store.db import Database
+from bot.store.matches import MatchStore
+from bot.store.outbox import OutboxStore
+from bot.store.ratings import RatingStore
+from bot.store.settings import SettingsStore
+
+
+class Services:
+    def __init__(self, db: Database, *, clock: Clock = utcnow, seed_source: random.Random | None = None):
+        self.ctx = Context(db, clock, seed_source or random.SystemRandom(), Events())
+        self.db = db
+        self.queries = Queries(self.ctx)
+        self.challenges = Challenges(self.ctx, self.queries)
+        self.play = Play(self.ctx, self.queries)
+        self.clocks = Clocks(self.ctx, self.queries, self.play, self.challenges)
+
+    @property
+    def events(self) -> Events:
+        return self.ctx.events
+
+    @property
+    def clock(self) -> Clock:
+        return self.ctx.clock
+
+    @property
+    def settings(self) -> SettingsStore:
+        return self.ctx.settings
+
+    @property
+    def ratings(self) -> RatingStore:
+        return self.ctx.ratings
+
+    @property
+    def outbox(self) -> OutboxStore:
+        return self.ctx.outbox
+
+    @property
+    def matches(self) -> MatchStore:
+        return self.ctx.matches
+
+
+__all__ = ["Services"]

@@ -1,0 +1,238 @@
+"""Playing: a submitted turn, a resignation, an admin's abort.
+
+A move is one read and one play: the match comes from the caller (or one read), the submission is played
+once, yielding every per-ply position the log and the board need, and the moves, the result, the rating and
+the announcements are written in one transaction guarded by the ply the player saw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.model import BadMove, Match, NotAllowed, NotFound, StalePosition, TurnResult
+from bot.services import announce
+from bot.services.context import Context
+from bot.services.queries import Queries
+from bot.store.db import Tx
+from bot.store.matches import NewTurn
+from bot.store.rows import Announcement, Result
+from engines import IllegalMove, State
+from engines.base import rank_seats, turn_cap_outcome
+
+MAX_SUBMISSION = 300      # characters of a typed turn we read; a longer one is refused unread
+QUOTE = 40                # characters of a refused input quoted back
+
+
+def quote(text: str) -> str:
+    """A short, safe quotation of what a user typed."""
+    text = " ".join(text.split())
+    return repr(text if len(text) <= QUOTE else text[:QUOTE] + "…")
+
+
+class Play:
+    def __init__(self, ctx: Context, queries: Queries):
+        self.ctx = ctx
+        self.queries = queries
+
+    async def submit_turn(self, match: Match | int, user_id: int, text: str | Sequence[str], *, guild_id: int,
+                          expected_ply: int | None = None, told: Sequence[Announcement] = (),
+                          completes: int | None = None) -> TurnResult:
+        """Play a whole submission (all moves or none) and store it in one guarded transaction.
+
+        ``match`` is the match as the caller read it (or its id, read here). ``expected_ply`` is the position
+        the player answered (a button's, or the bot's); by default the one read. ``told`` are extra
+        announcements (the interaction's reply); ``completes`` an outbox row this turn settles (a bot turn).
+        """
+        if isinstance(match, int):
+            match = await self.queries.get(match)
+        self._check_active(match, guild_id)
+        if expected_ply is not None and match.ply != expected_ply:
+            raise StalePosition("The position changed while you were moving — look at the new board and try again.")
+        seat = self._seat_for_turn(match, user_id)
+        self._check_deadline(match)
+        before = match.position
+        moves, states = play_turn(before, seat, text)
+        after = states[-1]
+        row = match.row
+        continuing = row.last_seat == seat and row.ply > 0
+        start_ply = row.turn_start_ply if continuing else row.ply
+        turn_passed = after.is_over or after.to_move != seat
+        result = None
+        if after.is_over:
+            outcome = after.outcome()
+            assert outcome is not None
+            result = Result("finished", outcome.winners, outcome.ranks, outcome.termination, dict(outcome.roles),
+                            dict(outcome.facts))
+        elif turn_passed and match.game.turn_cap and row.whole_turns + 1 >= match.game.turn_cap:
+            capped = turn_cap_outcome(after)   # the bot's draw cap (Quincala R-W3, binding decision 7): a draw
+            result = Result("finished", capped.winners, capped.ranks, capped.termination, facts=dict(capped.facts))
+        new_turn = NewTurn(
+            moves=[(row.ply + i + 1, seat, move, s.encode()) for i, (move, s) in enumerate(zip(moves, states,
+                                                                                                 strict=True))],
+            position=after.encode(), to_move=None if result else after.to_move,
+            clock=None if result or not turn_passed else self.ctx.turn_clock(row),
+            turn_start_ply=start_ply, seat=seat, turn_passed=turn_passed)
+        pending = "" if result or turn_passed else (after.pending() or "it is still your move")
+        record = before.turn_record(moves)
+        now = self.ctx.now()
+        async with self.ctx.db.transaction() as tx:
+            if not await self.ctx.matches.append_turn(tx, match.id, expected_ply=row.ply, turn=new_turn, now=now):
+                raise StalePosition("The position changed while you were moving — look at the new board "
+                                    "and try again.")
+            if result is not None:
+                await self.ctx.matches.finish(tx, match.id, result, now=now)
+            new = await self._settle(tx, match.id, result)
+            new.state = after
+            new.previous = match.previous if continuing else before
+            new.last_turn = (match.last_turn if continuing else []) + moves
+            told_now = [announce.board(new, "turn", seat=seat, record=record, pending=pending, from_ply=start_ply),
+                        *announce.bot_turn(new), *told]
+            if completes is not None:
+                await self.ctx.outbox.done(tx, completes, now=now, result="played")
+            await self.ctx.outbox.add(tx, match.id, told_now, now=now)
+        self._after(new)
+        return TurnResult(new, seat, moves, record, pending)
+
+    async def resign(self, match_id: int, user_id: int, *, guild_id: int, expected_ply: int | None = None) -> Match:
+        match = await self.queries.get(match_id)
+        self._check_active(match, guild_id)
+        seat = match.seat_of(user_id)
+        if seat is None:
+            raise NotAllowed("Only a player of this match can resign it.")
+        if expected_ply is not None and expected_ply != match.ply:
+            raise StalePosition("The position has changed since you asked to resign; "
+                                "use /resign again if you still want to.")
+        winners, ranks = standing(match.position, side_of(match, seat))
+        result = Result("finished", winners, ranks, "resigned", {"loser": seat})
+        return await self.end(match, result, event=None)
+
+    async def abort(self, match_id: int, actor_id: int, *, guild_id: int, reason: str = "") -> Match:
+        """An admin stops a stuck match: no result, no rating change; the action is logged in the record."""
+        match = await self.queries.get(match_id, position=False)
+        self._check_active(match, guild_id)
+        reason = " ".join(reason.split())[:200]
+        result = Result("aborted", (), (), "aborted", facts={"reason": reason, "admin": actor_id})
+        return await self.end(match, result, event=(actor_id, "abort", reason or "admin abort"))
+
+    async def end(self, match: Match, result: Result, *, event: tuple[int | None, str, str] | None,
+                  deadline_before: str | None = None) -> Match:
+        """End an active match without a move, with its rating and announcements, in one transaction."""
+        now = self.ctx.now()
+        async with self.ctx.db.transaction() as tx:
+            if deadline_before is not None:   # a time-out: only if the deadline is still the one that passed
+                row = await tx.fetchone("SELECT deadline_at FROM matches WHERE id = ?", (match.id,))
+                if row is None or row[0] is None or row[0] > deadline_before:
+                    raise StalePosition("The match moved on in the meantime.")
+            if not await self.ctx.matches.finish(tx, match.id, result, now=now, expected_ply=match.ply):
+                raise StalePosition("The position changed in the meantime; try again.")
+            if event is not None:
+                actor, action, detail = event
+                await self.ctx.matches.log_event(tx, match.id, now=now, actor_id=actor, action=action,
+                                                 detail=detail)
+            new = await self._settle(tx, match.id, result)
+            new.state, new.previous, new.last_turn = match.state, match.previous, match.last_turn
+            await self.ctx.outbox.add(tx, match.id, [announce.board(new, "result")], now=now)
+        self._after(new)
+        return new
+
+    # ---- internals ---------------------------------------------------------------------------------------------
+    async def _settle(self, tx: Tx, match_id: int, result: Result | None) -> Match:
+        """The match as stored now, rated in this transaction if it just finished."""
+        new = Match(*await self.ctx.matches.read(tx, match_id))
+        if result is not None and new.status == "finished":
+            new.rating_changes = await self.ctx.ratings.apply(
+                tx, new.row, [(p.seat, p.user_id) for p in new.seated if p.seat is not None])
+        return new
+
+    def _after(self, match: Match) -> None:
+        self.queries.remember(match)
+        self.ctx.events.deadline_set.emit(match.next_timer)
+        self.ctx.events.announcements.emit(match.id)
+        if match.is_over:
+            self.ctx.events.match_ended.emit(match.id)
+
+    @staticmethod
+    def _check_active(match: Match, guild_id: int) -> None:
+        if match.row.guild_id != guild_id:
+            raise NotFound("That match belongs to another server.")
+        if match.status != "active":
+            raise StalePosition("That match is over." if match.is_over else "That match has not started.")
+
+    def _check_deadline(self, match: Match) -> None:
+        deadline = match.deadline
+        if deadline is not None and deadline <= self.ctx.clock():
+            self.ctx.events.deadline_set.emit(deadline)   # the scheduler settles it now
+            raise NotAllowed(f"Your time to move ran out at <t:{int(deadline.timestamp())}:f>; "
+                             "the match is being closed on time.")
+
+    @staticmethod
+    def _seat_for_turn(match: Match, user_id: int) -> int:
+        seat = match.seat_of(user_id)
+        if seat is None:
+            raise NotAllowed("You are not playing in this match.")
+        to_move = match.row.to_move
+        if to_move != seat:
+            who = match.at_seat(to_move).name if to_move is not None else "nobody"
+            raise NotAllowed(f"It is not your turn — {who} is to move.")
+        return seat
+
+
+def play_turn(state: State, seat: int, text: str | Sequence[str]) -> tuple[list[str], list[State]]:
+    """The canonical moves of one submission and the state after each; BadMove names the rule broken.
+
+    A submission never leaves an optional continuation hanging: when the player is still to move and
+    ``end`` is legal afterwards, ``end`` is played for them (ENGINES.md, "a submission is a turn").
+    """
+    if isinstance(text, str):
+        if len(text) > MAX_SUBMISSION:
+            raise BadMove(f"That is {len(text):,} characters — no turn is that long. "
+                          "The autocomplete lists the legal ones.")
+        tokens = state.game.split_turn(text)
+    else:
+        tokens = list(text)
+    if not tokens:
+        raise BadMove("Type a move — the autocomplete lists the legal ones.")
+    played: list[str] = []
+    states: list[State] = []
+    for token in tokens:
+        if state.is_over:
+            raise BadMove(f"The game ends after {played[-1]}, so {quote(token)} cannot be played.")
+        if state.to_move != seat:
+            raise BadMove(f"Your turn ends after {' '.join(played)}, so {quote(token)} cannot be played.")
+        try:
+            move = state.canonical(token)
+            state = state.play(move)
+        except IllegalMove as exc:
+            prefix = f"After {' '.join(played)}: " if played else ""
+            raise BadMove(f"{prefix}{exc}"[:500]) from None
+        played.append(move)
+        states.append(state)
+    if not state.is_over and state.to_move == seat and "end" in state.legal_moves():
+        state = state.play("end")
+        played.append("end")
+        states.append(state)
+    return played, states
+
+
+def side_of(match: Match, seat: int) -> set[int]:
+    """The seats that lose with ``seat`` (its whole team in a team game)."""
+    for team in match.game.teams.get(match.row.players, ()):
+        if seat in team:
+            return set(team)
+    return {seat}
+
+
+def standing(state: State, out: set[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(winners, ranks) when the seats in ``out`` leave (resign, time out): they rank last; the others
+    are ranked by the current standing as the rules count it (``scores``), ties sharing a rank."""
+    players = state.players
+    rest = [s for s in range(players) if s not in out]
+    if len(rest) == 1 or len(out) * 2 == players:   # two sides: the other side wins
+        return tuple(rest), tuple(1 if s in rest else 2 for s in range(players))
+    best = max(state.scores[s] for s in rest)
+    winners = tuple(s for s in rest if state.scores[s] == best)
+    ranks = list(rank_seats(state, winners, among=rest))
+    last = max(ranks[s] for s in rest) + 1
+    for s in out:
+        ranks[s] = last
+    return winners, tuple(ranks)

@@ -1,0 +1,122 @@
+"""Reading matches: one match with its position, the matches of a player, the match a command means."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.model import Match, NotAllowed, NotFound
+from bot.services.context import Context
+from bot.services.positions import Position
+from engines import GAMES
+
+MAX_MATCH_ID = 2**63 - 1        # SQLite's integer range
+
+
+def parse_match_id(raw: str | None) -> int | None:
+    """The match option's value: an id chosen from autocomplete, or typed as '12' or '#12'.
+
+    Only ASCII digits count ('²' and other Unicode digits are no number here), and only ids SQLite can hold.
+    """
+    from bot.model import BadInput
+    if raw is None or not raw.strip():
+        return None
+    text = raw.strip().removeprefix("#").strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > MAX_MATCH_ID:
+        shown = raw.strip()
+        shown = shown if len(shown) <= 20 else shown[:20] + "…"
+        raise BadInput(f"{shown!r} is not a match number — choose one from the list, or type it like #12.")
+    return int(text)
+
+
+class Queries:
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    async def get(self, match_id: int, *, position: bool = True) -> Match:
+        """A match; with ``position`` (and once started) its position, from the cache or the log."""
+        found = await self.ctx.matches.load(match_id)
+        if found is None:
+            raise NotFound(f"There is no match #{match_id}.")
+        match = Match(*found)
+        if match.status == "finished":
+            match.rating_changes = await self.ctx.ratings.changes(match_id)
+        if position:
+            await self.attach_position(match)
+        return match
+
+    async def attach_position(self, match: Match) -> None:
+        row = match.row
+        if row.position is None:
+            return
+        cached = self.ctx.positions.get(row.id, row.ply)
+        if cached is None:
+            game = GAMES[row.game]
+            start = row.turn_start_ply
+            after = 0 if game.history_in_state or start == 0 else start - 1
+            cached = self.ctx.positions.build(row, await self.ctx.matches.moves(row.id, after_ply=after))
+            self.ctx.positions.put(row.id, cached)
+        match.state, match.previous, match.last_turn = cached.state, cached.previous, list(cached.last_turn)
+
+    def remember(self, match: Match) -> None:
+        """Keep a position just computed (after a turn) so the next read needs no log."""
+        if match.state is not None:
+            self.ctx.positions.put(match.id, Position(match.ply, match.state, match.previous,
+                                                      tuple(match.last_turn)))
+
+    async def many(self, ids: Sequence[int]) -> list[Match]:
+        """Matches without positions (lists show who plays and who is to move), in one read."""
+        return [Match(row, people) for row, people in await self.ctx.matches.load_many(ids)]
+
+    async def matches_of(self, user_id: int, *, guild_id: int, game: str | None = None,
+                         channel_id: int | None = None, statuses: Sequence[str] = ("active",),
+                         newest_first: bool = False, limit: int = -1) -> list[Match]:
+        ids = await self.ctx.matches.match_ids_of(user_id, guild_id=guild_id, game=game, channel_id=channel_id,
+                                                  statuses=tuple(statuses), newest_first=newest_first, limit=limit)
+        return await self.many(ids)
+
+    async def find_match(self, game: str, user_id: int, *, guild_id: int, channel_id: int,
+                         match_id: int | None = None, prefer_my_turn: bool = False) -> Match:
+        """The match a command means: the one named, or the caller's only active one in this channel.
+
+        One rule for every command: a match is played in its own channel (or thread). Named from elsewhere,
+        or looked for where the caller has none, the answer says where the caller's matches are.
+        """
+        title = GAMES[game].title
+        if match_id is not None:
+            match = await self.get(match_id)
+            if match.row.guild_id != guild_id or match.row.game != game:
+                raise NotFound(f"There is no {title} match #{match_id} in this server.")
+            if match.participant(user_id) is None:
+                raise NotAllowed(f"You are not playing in {title} match #{match_id}.")
+            if match.row.channel_id != channel_id:
+                raise NotAllowed(f"{title} match #{match_id} is played in <#{match.row.channel_id}>; "
+                                 "use the command there.")
+            return match
+        mine = await self.matches_of(user_id, guild_id=guild_id, game=game)
+        here = [m for m in mine if m.row.channel_id == channel_id]
+        if prefer_my_turn and len(here) > 1:
+            on_turn = [m for m in here if m.to_move_user and m.to_move_user.user_id == user_id]
+            if len(on_turn) == 1:
+                here = on_turn
+        if len(here) > 1:
+            raise NotFound(f"You have {len(here)} active {title} matches in this channel; "
+                           "pick one with the match option.")
+        if not here:
+            elsewhere = ", ".join(f"#{m.id} in <#{m.row.channel_id}>" for m in mine[:5])
+            where = f" Yours: {elsewhere}." if elsewhere else f" Start one with /{game} challenge."
+            raise NotFound(f"You have no active {title} match in this channel.{where}")
+        match = here[0]
+        await self.attach_position(match)
+        return match
+
+    async def log_reproduces_position(self, match_id: int) -> bool:
+        """Whether replaying the whole move log reproduces every stored position (for a rebuild or a check)."""
+        match = await self.get(match_id, position=False)
+        row = match.row
+        game = GAMES[row.game]
+        state = game.new(players=row.players, seed=row.seed, variant=row.variant)
+        for mv in await self.ctx.matches.moves(match_id):
+            state = state.play(mv.move)
+            if state.encode() != mv.position:
+                return False
+        return row.position is None or state.encode() == row.position

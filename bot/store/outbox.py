@@ -1,0 +1,109 @@
+"""The outbox: what must be told, written in the transaction of the change that causes it.
+
+A dispatcher claims due rows with a lease (so several processes never deliver one row twice, and the rows of
+a process that died are taken over once its lease runs out), delivers them, and marks each done with what
+happened. All rows of one match are claimed together and delivered in order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from bot.store.db import Database, Tx
+from bot.store.rows import Announcement, OutboxRow
+
+COLUMNS = "id, match_id, kind, payload, created_at, due_at, expires_at, attempts"
+
+
+def _row(r) -> OutboxRow:
+    return OutboxRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7])
+
+
+class OutboxStore:
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def add(self, tx: Tx, match_id: int, items: Sequence[Announcement], *, now: str) -> list[int]:
+        ids = []
+        for item in items:
+            ids.append(await tx.insert(
+                "INSERT INTO outbox (match_id, kind, payload, created_at, due_at, expires_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, item.kind, json.dumps(dict(item.payload), sort_keys=True), now, now, item.expires_at)))
+        return ids
+
+    async def claim(self, *, now: str, until: str, owner: str, match_id: int | None = None,
+                    matches: int = 8) -> list[OutboxRow]:
+        """Claim every due row of up to ``matches`` matches none of whose rows another owner holds."""
+        only = "" if match_id is None else " AND o.match_id = ?"
+        params: tuple = (now, now) if match_id is None else (now, now, match_id)
+        async with self.db.transaction() as tx:
+            picked = await tx.fetchall(
+                "SELECT DISTINCT o.match_id FROM outbox o WHERE o.done_at IS NULL AND o.due_at <= ?"
+                " AND NOT EXISTS (SELECT 1 FROM outbox h WHERE h.match_id = o.match_id AND h.done_at IS NULL"
+                f" AND h.claimed_until > ?){only} ORDER BY o.match_id LIMIT {int(matches)}", params)
+            if not picked:
+                return []
+            ids = [r[0] for r in picked]
+            marks = ",".join("?" * len(ids))
+            await tx.execute(f"UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE done_at IS NULL"
+                             f" AND due_at <= ? AND match_id IN ({marks})", (until, owner, now, *ids))
+            rows = await tx.fetchall(f"SELECT {COLUMNS} FROM outbox WHERE claimed_by = ? AND claimed_until = ?"
+                                     f" AND done_at IS NULL AND match_id IN ({marks}) ORDER BY id",
+                                     (owner, until, *ids))
+        return [_row(r) for r in rows]
+
+    async def done(self, tx: Tx | None, row_id: int, *, now: str, result: str = "sent",
+                   message_id: int | None = None, owner: str | None = None) -> bool:
+        """Mark a row delivered; False if it was delivered already (or, given ``owner``, another owns it)."""
+        guard = "" if owner is None else " AND claimed_by = ?"
+        params: tuple = (now, result, message_id, row_id) + (() if owner is None else (owner,))
+        sql = f"UPDATE outbox SET done_at = ?, result = ?, message_id = ?, claimed_until = NULL WHERE id = ?" \
+              f" AND done_at IS NULL{guard}"
+        if tx is not None:
+            return await tx.execute(sql, params) == 1
+        async with self.db.transaction() as own:
+            return await own.execute(sql, params) == 1
+
+    async def retry(self, row_id: int, *, at: str) -> None:
+        """Deliver again at ``at`` (a failure that may pass: a network error, a rate limit)."""
+        async with self.db.transaction() as tx:
+            await tx.execute("UPDATE outbox SET attempts = attempts + 1, due_at = ?, claimed_until = NULL"
+                             " WHERE id = ? AND done_at IS NULL", (at, row_id))
+
+    async def release(self, owner: str) -> int:
+        """Give up every claim of ``owner`` (a process starting again under the name it had)."""
+        async with self.db.transaction() as tx:
+            return await tx.execute("UPDATE outbox SET claimed_until = NULL WHERE claimed_by = ? AND done_at IS NULL",
+                                    (owner,))
+
+    async def release_owners(self, prefix: str, alive: set[str]) -> int:
+        """Give up the claims of owners named ``prefix…`` that are not in ``alive`` (processes of this host
+        that are gone)."""
+        rows = await self.db.fetchall("SELECT DISTINCT claimed_by FROM outbox WHERE done_at IS NULL"
+                                      " AND claimed_by LIKE ?", (prefix.replace("%", "") + "%",))
+        released = 0
+        for (owner,) in rows:
+            if owner not in alive:
+                released += await self.release(owner)
+        return released
+
+    async def next_due(self) -> str | None:
+        """When the earliest undelivered row is due (or its claim runs out)."""
+        row = await self.db.fetchone(
+            "SELECT MIN(MAX(due_at, COALESCE(claimed_until, due_at))) FROM outbox WHERE done_at IS NULL")
+        return row[0] if row else None
+
+    async def pending(self, match_id: int | None = None) -> list[OutboxRow]:
+        only = "" if match_id is None else " AND match_id = ?"
+        rows = await self.db.fetchall(f"SELECT {COLUMNS} FROM outbox WHERE done_at IS NULL{only} ORDER BY id",
+                                      () if match_id is None else (match_id,))
+        return [_row(r) for r in rows]
+
+    async def delivered(self, match_id: int | None = None) -> list[tuple[int, str, str, int | None]]:
+        """(id, kind, result, message id) of the rows done, in order."""
+        only = "" if match_id is None else " AND match_id = ?"
+        rows = await self.db.fetchall(f"SELECT id, kind, result, message_id FROM outbox WHERE done_at IS NOT NULL"
+                                      f"{only} ORDER BY id", () if match_id is None else (match_id,))
+        return [(r[0], r[1], r[2], r[3]) for r in rows]

@@ -1,0 +1,153 @@
+"""Everything the bot says about matches, in one place, shared by Discord and the terminal. No Discord here.
+
+``mention`` turns a participant into how the front end names people: ``<@id>`` on Discord, the plain
+name in the terminal. How a match ended is data (``termination`` with roles and facts); its sentence is
+composed here from the game's templates (or the service's, for resignations, time-outs and aborts).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from bot.model import Match, TurnResult
+from bot.ratings import display
+from bot.store.rows import ParticipantRow
+from engines.base import Outcome, fill_template
+
+Mention = Callable[[ParticipantRow], str]
+
+# How a match ends outside the rules: the service's own terminations.
+SERVICE_TERMINATIONS = {
+    "resigned": "{loser} resigned.",
+    "timeout": "{loser} ran out of time.",
+    "never_moved": "{loser} never made a first move before the deadline; the match is aborted (unrated).",
+    "aborted": "Aborted by {admin}{reason} (unrated).",
+    "turn_cap": "No one won in {turns} turns, so the game is a draw.",
+}
+
+
+def plain(p: ParticipantRow) -> str:
+    return p.name
+
+
+def seat_labels(match: Match, mention: Mention = plain) -> list[str]:
+    """How each seat is named in a sentence: the person ('@Ann'), or the seat and the person ('White (@Ann)')
+    when the rules name seats."""
+    seats = match.game.seat_names(match.row.players)
+    generic = all(re.fullmatch(r"Player \d+", s) for s in seats)
+    return [mention(match.at_seat(s)) if generic else f"{seats[s]} ({mention(match.at_seat(s))})"
+            for s in range(match.row.players)]
+
+
+def end_sentence(match: Match, mention: Mention = plain) -> str:
+    """Why the match ended, with the people's names."""
+    row = match.row
+    if row.termination is None:
+        return row.end_reason or ""      # a match that ended before outcomes were stored as data
+    roles = dict(row.outcome.get("roles", {}))
+    facts = dict(row.outcome.get("facts", {}))
+    if row.termination == "aborted":   # the admin is no seat: named like a person, 'an admin' in plain text
+        admin = ParticipantRow(int(facts.get("admin") or 0), "an admin", 0, None, True, None)
+        facts = {"reason": f": {facts['reason']}" if facts.get("reason") else "",
+                 "admin": mention(admin) if facts.get("admin") else "an admin"}
+    templates = {**SERVICE_TERMINATIONS, **match.game.terminations}   # a game's own sentence comes first
+    if row.termination not in templates:
+        return ""
+    outcome = Outcome(row.termination, row.winners, row.ranks, roles, facts)
+    return fill_template(templates[row.termination], outcome, seat_labels(match, mention))
+
+
+def seat_line(match: Match, mention: Mention = plain) -> str:
+    """'Player 1: Ann · Player 2: Bob' (or 'White: Ann · Black: Bob')."""
+    seats = match.game.seat_names(match.row.players)
+    return " · ".join(f"{seats[p.seat]}: {mention(p)}" for p in match.seated if p.seat is not None)
+
+
+def challenge_summary(match: Match, mention: Mention = plain) -> str:
+    game = match.game
+    people = sorted(match.participants, key=lambda p: p.invited_order)
+    others = [p for p in people if p.invited_order > 0]
+    lines = [f"{mention(people[0])} challenges {', '.join(mention(p) for p in others)} to **{game.title}**."]
+    if match.variant_label:
+        lines.append(f"Variant: {match.variant_label}")
+    teams = [p for p in people if p.team == 0]
+    if match.game.teams.get(match.row.players) and teams:
+        lines.append("Teams: " + " & ".join(mention(p) for p in teams) + " vs "
+                     + " & ".join(mention(p) for p in people if p.team == 1))
+    lines.append(f"*{game.summary}*")
+    if len(others) > 1:
+        lines.append("Accepted: " + ", ".join(f"{mention(p)} {'✅' if p.accepted else '⏳'}" for p in others))
+    return "\n".join(lines)
+
+
+def closed_challenge_text(match: Match) -> str:
+    by = {"declined": "was declined", "cancelled": "was cancelled by the challenger",
+          "expired": "expired: nobody answered it within a day"}.get(match.status, f"is {match.status}")
+    return f"This {match.game.title} challenge {by}."
+
+
+def to_move_text(match: Match, mention: Mention = plain, *, pending: str = "") -> str:
+    """'@Bob, your move.' / '@Ann, your turn goes on: …' (or the result once over)."""
+    if match.is_over:
+        return result_text(match, mention)
+    who = match.to_move_user
+    if who is None:
+        return ""
+    if pending:
+        return f"{mention(who)}, your turn goes on: {pending}."
+    return f"{mention(who)}, your move."
+
+
+def turn_text(result: TurnResult, mention: Mention = plain) -> str:
+    return played_text(result.match, result.seat, result.record, mention)
+
+
+def played_text(match: Match, seat: int, record: str, mention: Mention = plain) -> str:
+    return f"{mention(match.at_seat(seat))} played **{record}**"
+
+
+def result_text(match: Match, mention: Mention = plain) -> str:
+    """'🏆 Ann wins — Ann holds all seven red pieces.' plus the rating changes of a rated match."""
+    reason = end_sentence(match, mention)
+    if match.status == "aborted":
+        return f"⛔ Match aborted — {reason}" if reason else "⛔ Match aborted (unrated)."
+    winners = [match.at_seat(s) for s in match.winners]
+    if len(winners) == match.row.players and match.row.players > 1:
+        head = "🤝 Draw"
+    elif len(winners) == 1:
+        head = f"🏆 {mention(winners[0])} wins"
+    else:
+        head = "🏆 " + " and ".join(mention(w) for w in winners) + " win together"
+    head = f"{head} — {reason}" if reason else head
+    ratings = rating_line(match, mention)
+    return f"{head}\n{ratings}" if ratings else head
+
+
+def rating_line(match: Match, mention: Mention = plain) -> str:
+    """'Ratings: Ann 1524 (+24) · Bob 1476 (−24)'."""
+    if not match.rating_changes:
+        return ""
+    by_user = {p.user_id: p for p in match.seated}
+    parts = []
+    for c in match.rating_changes:
+        sign = "+" if c.delta >= 0 else "−"
+        parts.append(f"{mention(by_user[c.user_id])} {display(c.mu_after)} ({sign}{abs(c.delta)})")
+    return "Ratings: " + " · ".join(parts)
+
+
+def board_caption(match: Match, ply: int | None = None) -> str:
+    """A one-line title for a board: 'Tintas #12 · Ann vs Bob · move 14'."""
+    names = " vs ".join(match.names)
+    variant = f" · {match.variant_label}" if match.variant_label else ""
+    return f"{match.game.title} #{match.id}{variant} · {names} · move {match.ply if ply is None else ply}"
+
+
+def start_text(match: Match, mention: Mention = plain) -> str:
+    return f"The match begins!\n{seat_line(match, mention)}\n{to_move_text(match, mention)}"
+
+
+def reminder_text(match: Match) -> str:
+    deadline = match.deadline
+    when = f"<t:{int(deadline.timestamp())}:f>" if deadline else "the deadline"
+    return f"⏰ Reminder: {board_caption(match)} — most of your time is used. Move by {when} or you lose on time."
