@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)          ## run the Discord bot (token from .env or the environment)
 	$(PY) -m bot
 
-test: $(STAMP)         ## run the whole test suite (engines, contract check, renderers, storage, commands)
+test: $(STAMP)         ## run the whole test suite (engines and their contract, renderers, storage, commands, crashes)
 	$(PY) -m pytest
 
 play: $(STAMP)         ## play in the terminal: make play GAME=tintas
@@ -24,8 +24,10 @@ play: $(STAMP)         ## play in the terminal: make play GAME=tintas
 bench: $(STAMP)        ## print speed figures for every registered game
 	$(PY) bench/bench_games.py
 
-lint: $(STAMP)
+lint: $(STAMP)         ## ruff, the type checker over every package, and the layer contracts
 	$(PY) -m ruff check .
+	$(PY) -m mypy
+	$(VENV)/bin/lint-imports
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
