@@ -1,7 +1,7 @@
 """Board images: state in, PNG bytes out. Pillow only; never imports discord.
 
-Each game has a module ``render/<game key>.py`` with
-``draw(state, last_turn, names, previous) -> PIL.Image.Image``;
+Each game has a module ``render/<game key>.py`` with ``draw(state, last_turn, names, previous) -> Image``
+and, for the fast path, ``palette(state) -> Image`` (its fixed palette, built once per variant);
 ``board_png`` finds it by the state's game key, so adding a game adds no code here.
 """
 
@@ -11,7 +11,7 @@ import importlib
 from collections.abc import Sequence
 
 from engines.base import State
-from render.common import to_png
+from render.common import palette_png, to_png
 
 
 def board_png(state: State, *, last_turn: Sequence[str] | None = None,
@@ -23,7 +23,8 @@ def board_png(state: State, *, last_turn: Sequence[str] | None = None,
     """
     module = importlib.import_module(f"render.{state.game.key}")
     image = module.draw(state, list(last_turn or ()), list(names) if names else None, previous)
-    return to_png(image)
+    palette = getattr(module, "palette", None)
+    return palette_png(image, palette(state)) if palette is not None else to_png(image)
 
 
 __all__ = ["board_png"]

@@ -297,3 +297,27 @@ def winner_badge(draw: ImageDraw.ImageDraw, xy: Point, *, size: int = 18, label:
     x, y = xy
     star(draw, (x + size * 0.6, y), size * 0.6, fill=WINNER, outline=INK, width=1)
     draw.text((x + size * 1.4, y), label, font=font(round(size * 0.8), True), fill=INK, anchor="lm")
+
+
+# --- People's names: any script, any emoji ------------------------------------------------------------------
+# Names come from Discord and may hold emoji, CJK or other scripts the board font lacks. Every renderer draws
+# names through these three functions, so one place decides which font draws which character.
+
+def name_length(text: str, size: int, *, bold: bool = False) -> float:
+    """The width in pixels of a person's name drawn by ``draw_name``."""
+    return font(size, bold).getlength(text)
+
+
+def fit_name(text: str, size: int, max_width: float, *, bold: bool = False) -> str:
+    """A name shortened with an ellipsis to ``max_width`` pixels as ``draw_name`` draws it."""
+    if name_length(text, size, bold=bold) <= max_width:
+        return text
+    while text and name_length(text + "…", size, bold=bold) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def draw_name(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, *, bold: bool = False,
+              fill: RGB = INK, anchor: str = "la") -> None:
+    """Draw a person's name (or any text holding one)."""
+    draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
