@@ -13,6 +13,7 @@ from collections.abc import Callable
 from bot.model import Match, TurnResult
 from bot.ratings import display
 from bot.store.rows import ParticipantRow
+from engines import State
 from engines.base import Outcome, fill_template
 
 Mention = Callable[[ParticipantRow], str]
@@ -145,6 +146,29 @@ def board_caption(match: Match, ply: int | None = None) -> str:
 
 def start_text(match: Match, mention: Mention = plain) -> str:
     return f"The match begins!\n{seat_line(match, mention)}\n{to_move_text(match, mention)}"
+
+
+TEXT_BOARD_LIMIT = 1900     # characters of a text board in one message (Discord allows 2,000)
+
+
+def text_board(match: Match) -> str:
+    """The position as text in a code block, with whose turn it is: what a screen reader can read out."""
+    board = match.position.text_board()
+    if len(board) > TEXT_BOARD_LIMIT:
+        board = board[:TEXT_BOARD_LIMIT] + "\n…"
+    return f"{board_caption(match)}\n```\n{board}\n```\n{to_move_text(match).replace('**', '')}"
+
+
+def board_alt_text(match: Match, state: State, last_turn: list[str], *, ply: int | None = None) -> str:
+    """The board image's description for screen readers: which match, what was just played, who is to move."""
+    parts = [board_caption(match, ply)]
+    if last_turn:
+        parts.append(f"last turn: {', '.join(m for m in last_turn if m != 'end')}")
+    if state.is_over or match.is_over:
+        parts.append(result_text(match).splitlines()[0].lstrip("🏆🤝⛔ "))
+    elif state.to_move is not None:
+        parts.append(f"{match.at_seat(state.to_move).name} to move")
+    return ". ".join(parts)[:1000]
 
 
 def reminder_text(match: Match) -> str:

@@ -9,11 +9,12 @@ from discord import ui
 
 from bot import wording
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE
-from bot.discord.views import BumpButton, ChallengeButton, RematchButton, ResignButton
+from bot.discord.views import BumpButton, ChallengeButton, RematchButton, ResignButton, TextBoardButton
 from bot.model import Match
 from bot.store.rows import ParticipantRow
 
 BOARD_FILE = "board.png"
+REPLAY_FILE = "replay.gif"
 
 
 def mention(p: ParticipantRow) -> str:
@@ -80,6 +81,7 @@ def board_view(match: Match) -> ui.View:
         view.add_item(BumpButton(match.id))
     elif match.is_over:
         view.add_item(RematchButton(match.id))
+    view.add_item(TextBoardButton(match.id))
     return view
 
 

@@ -19,6 +19,7 @@ from bot.dispatcher import Dispatcher
 from bot.scheduler import Scheduler
 from bot.services import Services
 from bot.store import Database
+from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ class GameBot(discord.Client):
     """Slash commands only: no privileged intents, no member chunking, mentions opt-in per message."""
 
     def __init__(self, config: Config, *, services: Services | None = None, sync_commands: bool = True,
-                 run_background: bool = True, ai_processes: int = 1):
+                 run_background: bool = True, ai_processes: int = 1, render_processes: int | None = None):
         intents = discord.Intents.none()
         intents.guilds = True  # channel and guild objects for interactions; not privileged
         super().__init__(intents=intents, chunk_guilds_at_startup=False,
@@ -46,6 +47,8 @@ class GameBot(discord.Client):
         self.sync_commands = sync_commands
         self.run_background = run_background
         self.ai_processes = ai_processes          # 0: search in a thread (tests); else worker processes
+        self.render_processes = render_processes  # 0: draw in a thread (tests); None: one process per core
+        self._renders: RenderPool | None = None
         self.poster = Poster(self)
         self._scheduler: Scheduler | None = None
         self._dispatcher: Dispatcher | None = None
@@ -73,6 +76,12 @@ class GameBot(discord.Client):
         return self._scheduler
 
     @property
+    def renders(self) -> RenderPool:
+        if self._renders is None:
+            raise RuntimeError("the bot has not started")
+        return self._renders
+
+    @property
     def ai(self) -> AIPlayer:
         if self._ai is None:
             raise RuntimeError("the bot has not started")
@@ -84,6 +93,7 @@ class GameBot(discord.Client):
         self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS)
         self._scheduler = Scheduler(self.services)
         self._dispatcher = Dispatcher(self.services, self.poster.deliver)
+        self._renders = await asyncio.to_thread(RenderPool, self.render_processes)
         pool = None
         if self.ai_processes:
             from ai.pool import AIPool
@@ -111,6 +121,8 @@ class GameBot(discord.Client):
         try:
             if self._ai is not None and self._ai.pool is not None:
                 self._ai.pool.close()
+            if self._renders is not None:
+                self._renders.close()
             if self._dispatcher is not None:
                 await self._dispatcher.stop()
             if self._scheduler is not None:

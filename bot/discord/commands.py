@@ -8,6 +8,7 @@ players, a partner when it has teams, a variant choice when it has variants.
 from __future__ import annotations
 
 import inspect
+import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -15,7 +16,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.cards import jump_url, resign_view
+from bot import wording
+from bot.discord.cards import REPLAY_FILE, jump_url, resign_view
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
 from bot.registry import check_games
@@ -293,10 +295,28 @@ async def matches_command(interaction: discord.Interaction) -> None:
         await finish(interaction, embed=embed)
 
 
+@app_commands.command(name="replay", description="The whole game of a match in this server, as an animation")
+@app_commands.describe(match="The match number (#12), running or finished")
+@app_commands.guild_only()
+async def replay_command(interaction: discord.Interaction, match: str) -> None:
+    bot = app(interaction)
+    async with acknowledged(interaction):
+        match_id = parse_match_id(match)
+        if match_id is None:
+            raise NotAllowed("Name the match to replay, like #12.")
+        found, frames = await bot.services.queries.turns(match_id, guild_id=interaction.guild_id or 0)
+        gif = await bot.renders.replay(found.row.game, frames, found.names)
+        await interaction.followup.send(
+            f"{wording.board_caption(found)} — {len(frames) - 1} turns.", ephemeral=True,
+            file=discord.File(io.BytesIO(gif), filename=REPLAY_FILE,
+                              description=f"Replay of {wording.board_caption(found)}"))
+
+
 def register_commands(tree: app_commands.CommandTree) -> None:
     """Every command; the game registry is checked first (a missing renderer or a clashing key fails here)."""
     from bot.discord import admin, standings
     tree.add_command(matches_command)
+    tree.add_command(replay_command)
     standings.register(tree)
     admin.register(tree)
     check_games(GAMES, taken=[c.name for c in tree.get_commands()])

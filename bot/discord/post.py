@@ -9,7 +9,6 @@ a second one.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from datetime import timedelta
@@ -18,14 +17,22 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot import wording
-from bot.discord.cards import BOARD_FILE, board_embed, board_view, challenge_embed, challenge_view, jump_url, mention
+from bot.discord.cards import (
+    BOARD_FILE,
+    REPLAY_FILE,
+    board_embed,
+    board_view,
+    challenge_embed,
+    challenge_view,
+    jump_url,
+    mention,
+)
 from bot.dispatcher import Delivered, PermanentFailure
 from bot.model import Match, NotFound
 from bot.services import announce
 from bot.services.context import REPLY_TOKEN_LIFETIME, iso
 from bot.store.rows import Announcement, OutboxRow, ParticipantRow
 from engines import GAMES, State
-from render import board_png
 
 if TYPE_CHECKING:
     from bot.discord.client import GameBot
@@ -94,11 +101,13 @@ class Poster:
             channel_id = await self._thread_for(match)
         prefs = await self._prefs(self._concerned(match) if current else [])
         pinged = [u for u, how in prefs.items() if how == "mention"]
-        file = await self._render(match, state, previous, last_turn)
+        files = [await self._render(match, state, previous, last_turn, ply=ply)]
+        if match.is_over and current and match.row.position is not None:   # the result carries the whole game
+            files.append(await self._replay(match))
         channel = self.bot.get_partial_messageable(channel_id, guild_id=match.row.guild_id)
         message = await channel.send(
             content=" ".join(f"<@{u}>" for u in pinged) or None, embed=board_embed(match, text, ply=ply),
-            file=file, view=board_view(match), nonce=nonce(row),
+            files=files, view=board_view(match), nonce=nonce(row),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
         async with self.services.db.transaction() as tx:
             await self.services.matches.set_message(tx, match.id, "board_message_id", message.id)
@@ -119,11 +128,20 @@ class Poster:
         return state, previous, [mv.move for mv in moves if from_ply < mv.ply <= ply]
 
     async def _render(self, match: Match, state: State | None, previous: State | None,
-                      last_turn: list[str]) -> discord.File:
+                      last_turn: list[str], *, ply: int | None = None) -> discord.File:
+        """The board as an attachment, drawn in the render pool, with a description for screen readers."""
         if state is None:
             raise NotFound(f"Match #{match.id} has no position to draw.")
-        png = await asyncio.to_thread(board_png, state, last_turn=last_turn, names=match.names, previous=previous)
-        return discord.File(io.BytesIO(png), filename=BOARD_FILE)
+        png = await self.bot.renders.board(state, last_turn=last_turn, names=match.names, previous=previous)
+        return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=wording.board_alt_text(
+            match, state, last_turn, ply=ply))
+
+    async def _replay(self, match: Match) -> discord.File:
+        """The whole game as an animated GIF (Discord plays it inline)."""
+        _, frames = await self.services.queries.turns(match.id, guild_id=match.row.guild_id)
+        gif = await self.bot.renders.replay(match.row.game, frames, match.names)
+        return discord.File(io.BytesIO(gif), filename=REPLAY_FILE,
+                            description=f"Replay of {wording.board_caption(match)}, {len(frames) - 1} turns")
 
     async def _thread_for(self, match: Match) -> int:
         """Where a starting match is played: a thread of its own from the card when the server asked for it."""

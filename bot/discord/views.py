@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot import wording
 from bot.discord.interaction import acknowledged, app, finish, person
 from bot.model import ServiceError
 
@@ -110,4 +111,26 @@ class RematchButton(ui.DynamicItem[ui.Button], template=r"rm:(?P<id>\d{1,19})"):
             await bot.dispatcher.deliver_pending(match.id)
 
 
-DYNAMIC_ITEMS: list[type[ui.DynamicItem]] = [ChallengeButton, ResignButton, BumpButton, RematchButton]
+class TextBoardButton(ui.DynamicItem[ui.Button], template=r"tb:(?P<id>\d{1,19})"):
+    """The position as text, privately: for screen readers, and for anyone who prefers it."""
+
+    def __init__(self, match_id: int):
+        super().__init__(ui.Button(label="Text board", emoji="📝", style=discord.ButtonStyle.secondary,
+                                   custom_id=f"tb:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
+        return cls(int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction):
+            match = await bot.services.queries.get(self.match_id)
+            if match.row.guild_id != interaction.guild_id:
+                raise ServiceError("That match belongs to another server.")
+            await finish(interaction, wording.text_board(match))
+
+
+DYNAMIC_ITEMS: list[type[ui.DynamicItem]] = [ChallengeButton, ResignButton, BumpButton, RematchButton,
+                                             TextBoardButton]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from bot.model import Match, NotAllowed, NotFound
 from bot.services.context import Context
 from bot.services.positions import Position
-from engines import GAMES
+from engines import GAMES, State
 
 MAX_MATCH_ID = 2**63 - 1        # SQLite's integer range
 
@@ -108,6 +108,29 @@ class Queries:
         match = here[0]
         await self.attach_position(match)
         return match
+
+    async def turns(self, match_id: int, *, guild_id: int) -> tuple[Match, list[tuple[State, State | None, list[str]]]]:
+        """A started match of this server and every turn of it, for a replay: (the position after the turn, the
+        one before it, the turn's moves), the starting position first. One read of the log, one replay."""
+        match = await self.get(match_id, position=False)
+        if match.row.guild_id != guild_id:
+            raise NotFound(f"There is no match #{match_id} in this server.")
+        if match.row.position is None:
+            raise NotFound(f"Match #{match_id} never started, so there is nothing to replay.")
+        row = match.row
+        state = GAMES[row.game].new(players=row.players, seed=row.seed, variant=row.variant)
+        frames: list[tuple[State, State | None, list[str]]] = [(state, None, [])]
+        before, seat, moves = state, None, list[str]()
+        for mv in await self.ctx.matches.moves(match_id):
+            if moves and mv.seat != seat:
+                frames.append((state, before, moves))
+                before, moves = state, []
+            seat = mv.seat
+            state = state.play(mv.move)
+            moves.append(mv.move)
+        if moves:
+            frames.append((state, before, moves))
+        return match, frames
 
     async def log_reproduces_position(self, match_id: int) -> bool:
         """Whether replaying the whole move log reproduces every stored position (for a rebuild or a check)."""

@@ -17,7 +17,7 @@ def make_bot(db: Database, clock, seed: int = 7) -> GameBot:
     tests call the scheduler and dispatcher themselves), and searches in a thread."""
     config = Config(token=None, database_path=db.path, dev_guild_id=None, log_level="INFO")
     return GameBot(config, services=Services(db, clock=clock, seed_source=random.Random(seed)),
-                   sync_commands=False, run_background=False, ai_processes=0)
+                   sync_commands=False, run_background=False, ai_processes=0, render_processes=0)
 
 
 def boards(sent) -> list:

@@ -1,0 +1,62 @@
+"""Renders off the event loop and outside the bot's GIL: a process pool sized to the cores.
+
+A board costs milliseconds of pure Python and Pillow work; in threads, fifty at once share one core under the
+GIL and every turn waits for the others. Worker processes (started with "spawn": no copy of the bot's threads
+or sockets) draw in parallel, each keeping its own cached board layers and sprites, and the bot process
+holds no canvases. States are sent pickled (they pickle with their history). ``processes=0`` draws in a
+thread instead (tests, the terminal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from engines import State
+from render import board_png
+
+
+def _warm() -> None:
+    """Runs in each worker at start: import every renderer once (fonts, tables)."""
+    import importlib
+
+    from engines import GAMES
+    for key in GAMES:
+        importlib.import_module(f"render.{key}")
+
+
+def _board(state: State, last_turn: Sequence[str], names: Sequence[str] | None, previous: State | None) -> bytes:
+    return board_png(state, last_turn=last_turn, names=names, previous=previous)
+
+
+def _replay(game: str, frames: list, names: Sequence[str] | None) -> bytes:
+    from render.replay import replay_gif
+    return replay_gif(game, frames, names)
+
+
+class RenderPool:
+    def __init__(self, processes: int | None = None):
+        count = (os.cpu_count() or 1) if processes is None else processes
+        self._executor = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_warm) if count else None
+
+    async def board(self, state: State, *, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
+                    previous: State | None = None) -> bytes:
+        if self._executor is None:
+            return await asyncio.to_thread(_board, state, list(last_turn), names, previous)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _board, state, list(last_turn), names, previous)
+
+    async def replay(self, game: str, frames: list, names: Sequence[str] | None) -> bytes:
+        """An animated replay (see ``render.replay``)."""
+        if self._executor is None:
+            return await asyncio.to_thread(_replay, game, frames, names)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _replay, game, frames, names)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,91 @@
+"""What a board post carries: a description for screen readers, a Text board button, and on the result the
+whole game as an animation; /replay shows any match of the server as one."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from tests.bot.support import boards, cards, said
+
+
+@pytest.fixture
+def people(fake):
+    return fake.user(11, "Ann"), fake.user(12, "Bob"), fake.user(13, "Cy")
+
+
+async def start_match(fake, ann, bob):
+    card = cards(await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    out = await fake.click(bob, card.button("Accept")["custom_id"], message=card)
+    return boards(out)[-1]
+
+
+def attachment_descriptions(sent) -> dict[str, str]:
+    raw = sent.raw or {}
+    return {a.get("filename"): a.get("description", "") for a in raw.get("attachments", [])}
+
+
+async def play_turns(fake, users, turns, rng):
+    board = None
+    for _ in range(turns):
+        services = fake.client.services
+        match = (await services.queries.matches_of(int(users[0]["id"]), guild_id=fake.guild_id))
+        if not match:
+            return board
+        match = await services.queries.get(match[0].id)
+        who = next(u for u in users if int(u["id"]) == match.to_move_user.user_id)
+        value, _ = rng.choice(match.game.turn_suggestions(match.position, "", 25))
+        board = boards(await fake.slash(who, "tintas move", move=value))[-1]
+    return board
+
+
+async def test_every_board_has_a_description_for_screen_readers(fake, people):
+    ann, bob, _ = people
+    board = await start_match(fake, ann, bob)
+    alt = attachment_descriptions(board)["board.png"]
+    assert "Tintas #1" in alt and "to move" in alt and ("Ann" in alt or "Bob" in alt)
+    board = await play_turns(fake, [ann, bob], 1, random.Random(1))
+    alt = attachment_descriptions(board)["board.png"]
+    assert "last turn:" in alt and "move 1" in alt
+
+
+async def test_the_text_board_button_shows_the_position_privately(fake, people):
+    ann, bob, cy = people
+    board = await start_match(fake, ann, bob)
+    out = await fake.click(cy, board.button("Text board")["custom_id"], message=board)   # a spectator too
+    text = said(out)
+    state = (await fake.client.services.queries.get(1)).position
+    assert state.text_board().splitlines()[0] in text and "```" in text and "your move" in text
+    assert all(s.ephemeral for s in out)
+
+
+async def test_the_result_carries_the_whole_game_as_an_animation(fake, people):
+    ann, bob, _ = people
+    await start_match(fake, ann, bob)
+    await play_turns(fake, [ann, bob], 4, random.Random(2))
+    confirm = (await fake.slash(ann, "tintas resign"))[-1]
+    out = await fake.click(ann, confirm.button("Yes, resign")["custom_id"], message=confirm)
+    final = boards(out)[-1]
+    files = dict(final.files)
+    assert set(files) == {"board.png", "replay.gif"}
+    gif = Image.open(io.BytesIO(files["replay.gif"]))
+    match, frames = await fake.client.services.queries.turns(1, guild_id=fake.guild_id)
+    assert gif.n_frames == len(frames) == 5                  # the start and four turns
+    assert "Replay of" in attachment_descriptions(final)["replay.gif"]
+
+
+async def test_replay_shows_a_running_match_privately_and_refuses_what_it_cannot(fake, people):
+    ann, bob, cy = people
+    await start_match(fake, ann, bob)
+    await play_turns(fake, [ann, bob], 2, random.Random(3))
+    out = await fake.slash(cy, "replay", match="#1")          # anyone in the server may watch
+    sent = [s for s in out if s.files]
+    assert len(sent) == 1 and sent[0].ephemeral and "2 turns" in sent[0].text()
+    assert Image.open(io.BytesIO(dict(sent[0].files)["replay.gif"])).n_frames == 3
+    assert "There is no match #99" in said(await fake.slash(cy, "replay", match="99"))
+    assert "is not a match number" in said(await fake.slash(cy, "replay", match="²"))
+    cards(await fake.slash(ann, "tintas challenge", opponent=cy))
+    assert "never started" in said(await fake.slash(cy, "replay", match="#2"))
