@@ -14,7 +14,7 @@ NO_TOKEN = """\
 No Discord token found.
   Set DISCORD_TOKEN in the environment or in a .env file (copy .env.example to .env and fill it in);
   the README explains how to create the Discord application and get its token.
-  To try a game without Discord, play in the terminal:  python -m bot play tintas
+  To try a game without Discord, play in the terminal:  make play GAME=tintas
 """
 
 

@@ -27,6 +27,8 @@ from render import board_png
 TERMINAL_GUILD = 0      # the terminal is its own "server"
 TERMINAL_CHANNEL = 0
 HELP = "Type a move (or a whole turn), 'moves' to list the legal ones, 'resign', or 'quit'."
+LOCAL_NAMES = ("Ann", "Bob", "Cy", "Dee")   # the people at the keyboard (not 'Player 1', which names a seat)
+SHOWN_MOVES = 25
 
 
 async def play_in_terminal(game_key: str, *, players: int | None = None, variant: str | None = None,
@@ -101,7 +103,7 @@ class Table:
                    bots: int, level: int) -> int:
         game = GAMES[game_key]
         services = self.services
-        humans = [Person(i + 1, f"Player {i + 1}") for i in range(players - bots)]
+        humans = [Person(i + 1, LOCAL_NAMES[i]) for i in range(players - bots)]
         people = humans + ai_people(level, bots) if bots else humans
         teams = game.teams.get(players)
         partner = people[teams[0][1]] if teams else None
@@ -131,7 +133,11 @@ class Table:
                 return 0
             if line.lower() in {"moves", "help", "?"}:
                 self.write(HELP)
-                self.write("Legal: " + ", ".join(v for v, _ in game.turn_suggestions(match.position, "", 25)))
+                shown = game.turn_suggestions(match.position, "", SHOWN_MOVES)
+                total = len(match.position.legal_moves())
+                more = f" (the first {len(shown)} of {total} moves; type the start of one to narrow them)" \
+                    if total > len(shown) else ""
+                self.write("Legal: " + ", ".join(v for v, _ in shown) + more)
                 continue
             try:
                 if line.lower() == "resign":

@@ -59,10 +59,61 @@ def end_sentence(match: Match, mention: Mention = plain) -> str:
     return fill_template(templates[row.termination], outcome, seat_labels(match, mention))
 
 
+def shorten(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut at a word boundary with an ellipsis (never mid-word)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:—-") + "…"
+
+
+def paragraphs(text: str, limit: int) -> list[str]:
+    """``text`` split at paragraph (else line, else word) boundaries into pieces of at most ``limit``
+    characters, nothing dropped."""
+    pieces: list[str] = []
+    current = ""
+    for block in text.split("\n\n"):
+        candidate = f"{current}\n\n{block}" if current else block
+        if len(candidate) <= limit:
+            current = candidate
+            continue
+        if current:
+            pieces.append(current)
+        while len(block) > limit:
+            cut = block.rfind("\n", 0, limit)
+            cut = cut if cut > 0 else block.rfind(" ", 0, limit)
+            cut = cut if cut > 0 else limit
+            pieces.append(block[:cut])
+            block = block[cut:].lstrip()
+        current = block
+    if current:
+        pieces.append(current)
+    return pieces
+
+
+def count(n: int, thing: str) -> str:
+    """'1 game', '2 games'."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def seat_line(match: Match, mention: Mention = plain) -> str:
-    """'Player 1: Ann · Player 2: Bob' (or 'White: Ann · Black: Bob')."""
+    """Who plays which seat: 'White: Ann · Black: Bob' when the rules name seats, else the order of play
+    ('Ann plays first, Bob second'), and the teams of a team game."""
     seats = match.game.seat_names(match.row.players)
-    return " · ".join(f"{seats[p.seat]}: {mention(p)}" for p in match.seated if p.seat is not None)
+    people = [p for p in match.seated if p.seat is not None]
+    teams = match.game.teams.get(match.row.players)
+    if all(re.fullmatch(r"Player \d+", s) for s in seats):
+        order = ["first", "second", "third", "fourth"]
+        line = f"{mention(people[0])} plays first, " + ", ".join(
+            f"{mention(p)} {order[i + 1]}" for i, p in enumerate(people[1:]))
+    else:
+        line = " · ".join(f"{seats[p.seat]}: {mention(p)}" for p in people if p.seat is not None)
+    if teams:
+        line += "\nTeams: " + " vs ".join(" & ".join(mention(match.at_seat(s)) for s in team) for team in teams)
+    return line
 
 
 def challenge_summary(match: Match, mention: Mention = plain) -> str:
@@ -95,6 +146,8 @@ def to_move_text(match: Match, mention: Mention = plain, *, pending: str = "") -
     who = match.to_move_user
     if who is None:
         return ""
+    if who.is_ai:   # the bot is not told it is its move: it is thinking
+        return f"{mention(who)} is thinking…" if not pending else f"{mention(who)} goes on: {pending}."
     if pending:
         return f"{mention(who)}, your turn goes on: {pending}."
     return f"{mention(who)}, your move."
@@ -137,11 +190,24 @@ def rating_line(match: Match, mention: Mention = plain) -> str:
     return "Ratings: " + " · ".join(parts)
 
 
-def board_caption(match: Match, ply: int | None = None) -> str:
-    """A one-line title for a board: 'Tintas #12 · Ann vs Bob · move 14'."""
-    names = " vs ".join(match.names)
+CAPTION_NAME = 32     # characters of each name in a one-line caption (a title holds 256)
+
+
+def sides(match: Match) -> str:
+    """'Ann vs Bob', or 'Ann & Cy vs Bob & Dee' in a team game."""
+    teams = match.game.teams.get(match.row.players)
+    if teams and match.status != "challenge" and len(match.seated) == match.row.players:
+        return " vs ".join(" & ".join(shorten(match.at_seat(s).name, CAPTION_NAME) for s in team) for team in teams)
+    return " vs ".join(shorten(name, CAPTION_NAME) for name in match.names)
+
+
+def board_caption(match: Match, turns: int | None = None) -> str:
+    """A one-line title for a board: 'Tintas #12 · Ann vs Bob · turn 14' (the turn being played; a finished
+    match says how many turns it lasted). ``turns`` is the whole turns played at the board's position."""
+    done = match.row.whole_turns if turns is None else turns
     variant = f" · {match.variant_label}" if match.variant_label else ""
-    return f"{match.game.title} #{match.id}{variant} · {names} · move {match.ply if ply is None else ply}"
+    when = count(done, "turn") if match.is_over and turns is None else f"turn {done + 1}"
+    return f"{match.game.title} #{match.id}{variant} · {sides(match)} · {when}"
 
 
 def start_text(match: Match, mention: Mention = plain) -> str:
@@ -159,9 +225,9 @@ def text_board(match: Match) -> str:
     return f"{board_caption(match)}\n```\n{board}\n```\n{to_move_text(match).replace('**', '')}"
 
 
-def board_alt_text(match: Match, state: State, last_turn: list[str], *, ply: int | None = None) -> str:
+def board_alt_text(match: Match, state: State, last_turn: list[str], *, turns: int | None = None) -> str:
     """The board image's description for screen readers: which match, what was just played, who is to move."""
-    parts = [board_caption(match, ply)]
+    parts = [board_caption(match, turns)]
     if last_turn:
         parts.append(f"last turn: {', '.join(m for m in last_turn if m != 'end')}")
     if state.is_over or match.is_over:
@@ -174,4 +240,10 @@ def board_alt_text(match: Match, state: State, last_turn: list[str], *, ply: int
 def reminder_text(match: Match) -> str:
     deadline = match.deadline
     when = f"<t:{int(deadline.timestamp())}:f>" if deadline else "the deadline"
-    return f"⏰ Reminder: {board_caption(match)} — most of your time is used. Move by {when} or you lose on time."
+    if match.row.players == 2:
+        then = "or you lose on time"
+    elif match.game.teams.get(match.row.players):
+        then = "or your team ranks last on time"
+    else:
+        then = "or you rank last on time"
+    return f"⏰ Reminder: {board_caption(match)} — most of your time is used. Move by {when} {then}."

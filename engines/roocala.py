@@ -443,10 +443,10 @@ class RoocalaState(State):
             d = next((d for d in dirs if g.path[frm][d][0] == to), None)
             if d is None:
                 if g.edge[frm] and g.edge[to] and to in g.line[frm] and g.step[frm][g.line[frm][to]] == to:
-                    ccw = f", and along the edge the first checker goes to {g.sow_str[frm][EDGE][-2:]}" \
+                    ccw = f" Sowing along the edge, the first checker goes to {g.sow_str[frm][EDGE][-2:]}." \
                         if EDGE in dirs else ""
-                    raise IllegalMove(f"A line from the edge cell {frm_name} must start into the inner area, "
-                                      f"and {first} is an edge cell{ccw} (R-S3).")
+                    raise IllegalMove(f"{first} is an edge cell: a line from the edge cell {frm_name} must start "
+                                      f"into the inner area (R-S3).{ccw}")
                 options = ", ".join(g.sow_str[frm][d] + suffix for d in dirs)
                 raise IllegalMove(f"{first} does not receive the first checker of any sowing from {frm_name} "
                                   f"(R-S3): name the first cell, one of {options}.")

@@ -41,8 +41,8 @@ def deadline_line(match: Match) -> str:
     return f"⏰ {who.name} must move by {timestamp(match.deadline, 'f')} ({timestamp(match.deadline)})."
 
 
-def board_embed(match: Match, text: str, *, ply: int | None = None) -> discord.Embed:
-    embed = discord.Embed(title=wording.board_caption(match, ply), description=text[:4096],
+def board_embed(match: Match, text: str, *, ply: int | None = None, turns: int | None = None) -> discord.Embed:
+    embed = discord.Embed(title=wording.board_caption(match, turns)[:256], description=text[:4096],
                           colour=COLOUR_DONE if match.is_over else COLOUR_ACTIVE)
     clock = deadline_line(match) if ply is None or ply == match.ply else ""
     if clock:

@@ -55,7 +55,7 @@ def _option(name: str, annotation: Any, default: Any = inspect.Parameter.empty) 
 
 
 def build_game_group(game: Game) -> app_commands.Group:
-    group = app_commands.Group(name=game.key, description=f"Play {game.title}: {game.summary}"[:100],
+    group = app_commands.Group(name=game.key, description=wording.shorten(f"Play {game.title}: {game.summary}", 100),
                                guild_only=True)
     _add_challenge(group, game)
     _add_vs_bot(group, game)
@@ -91,16 +91,35 @@ def build_game_group(game: Game) -> app_commands.Group:
 
     @group.command(name="rules", description=f"The rules of {game.title} exactly as played here")
     async def rules(interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title=f"{game.title} — rules", description=game.rules_text[:MAX_EMBED_TEXT],
-                              colour=discord.Colour.blurple())
-        embed.add_field(name="Time limits on this bot", value=TIME_RULES, inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        messages = rules_messages(game)
+        await interaction.response.send_message(embeds=messages[0], ephemeral=True)
+        for embeds in messages[1:]:     # rules longer than one message continue in more (nothing is cut)
+            await interaction.followup.send(embeds=embeds, ephemeral=True)
 
     move.autocomplete("move")(_move_autocomplete(game))
     move.autocomplete("match")(_match_autocomplete(game))
     board.autocomplete("match")(_match_autocomplete(game))
     resign.autocomplete("match")(_match_autocomplete(game))
     return group
+
+
+MAX_EMBEDS_TEXT = 6000     # Discord's limit for all the embeds of one message together
+
+
+def rules_messages(game: Game) -> list[list[discord.Embed]]:
+    """The rules as embeds of at most 4,096 characters each, grouped into messages of at most 6,000."""
+    pages = wording.paragraphs(game.rules_text, MAX_EMBED_TEXT)
+    embeds = [discord.Embed(title=f"{game.title} — rules" + (f" ({i + 1}/{len(pages)})" if len(pages) > 1 else ""),
+                            description=page, colour=discord.Colour.blurple()) for i, page in enumerate(pages)]
+    embeds.append(discord.Embed(title="Time limits on this bot", description=TIME_RULES,
+                                colour=discord.Colour.blurple()))
+    messages: list[list[discord.Embed]] = [[]]
+    for embed in embeds:
+        if messages[-1] and (sum(len(e) for e in messages[-1]) + len(embed) > MAX_EMBEDS_TEXT
+                             or len(messages[-1]) == 10):
+            messages.append([])
+        messages[-1].append(embed)
+    return messages
 
 
 def _add_vs_bot(group: app_commands.Group, game: Game) -> None:
@@ -287,7 +306,8 @@ async def matches_command(interaction: discord.Interaction) -> None:
                 state = "**your turn**" if who and who.user_id == interaction.user.id \
                     else f"{who.name if who else '?'} to move"
                 link_id = m.row.board_message_id
-            link = f" · [board]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""
+            label = "challenge" if m.status == "challenge" else "board"
+            link = f" · [{label}]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""
             mark = "▶️" if "your turn" in state else "•"
             lines.append(f"{mark} **{m.game.title}**{variant} #{m.id} vs {others} — {state}{link}")
         embed = discord.Embed(title="Your matches", description="\n".join(lines)[:MAX_EMBED_TEXT],

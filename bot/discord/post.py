@@ -85,6 +85,7 @@ class Poster:
         match = await self.services.queries.get(row.match_id)
         ply = int(p["ply"])
         current = ply == match.ply
+        turns = None if current else p.get("turns")
         state, previous, last_turn = (match.state, match.previous, match.last_turn) if current \
             else await self._position_at(match, ply, int(p.get("from_ply", ply)))
         event = p["event"]
@@ -101,12 +102,12 @@ class Poster:
             channel_id = await self._thread_for(match)
         prefs = await self._prefs(self._concerned(match) if current else [])
         pinged = [u for u, how in prefs.items() if how == "mention"]
-        files = [await self._render(match, state, previous, last_turn, ply=ply)]
+        files = [await self._render(match, state, previous, last_turn, turns=turns)]
         if match.is_over and current and match.row.position is not None:   # the result carries the whole game
             files.append(await self._replay(match))
         channel = self.bot.get_partial_messageable(channel_id, guild_id=match.row.guild_id)
         message = await channel.send(
-            content=" ".join(f"<@{u}>" for u in pinged) or None, embed=board_embed(match, text, ply=ply),
+            content=" ".join(f"<@{u}>" for u in pinged) or None, embed=board_embed(match, text, ply=ply, turns=turns),
             files=files, view=board_view(match), nonce=nonce(row),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
         async with self.services.db.transaction() as tx:
@@ -128,13 +129,13 @@ class Poster:
         return state, previous, [mv.move for mv in moves if from_ply < mv.ply <= ply]
 
     async def _render(self, match: Match, state: State | None, previous: State | None,
-                      last_turn: list[str], *, ply: int | None = None) -> discord.File:
+                      last_turn: list[str], *, turns: int | None = None) -> discord.File:
         """The board as an attachment, drawn in the render pool, with a description for screen readers."""
         if state is None:
             raise NotFound(f"Match #{match.id} has no position to draw.")
         png = await self.bot.renders.board(state, last_turn=last_turn, names=match.names, previous=previous)
         return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=wording.board_alt_text(
-            match, state, last_turn, ply=ply))
+            match, state, last_turn, turns=turns))
 
     async def _replay(self, match: Match) -> discord.File:
         """The whole game as an animated GIF (Discord plays it inline)."""

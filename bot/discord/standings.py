@@ -12,7 +12,7 @@ from bot import wording
 from bot.discord.cards import jump_url
 from bot.discord.interaction import COLOUR_ACTIVE, acknowledged, app, finish, tell
 from bot.model import Match
-from bot.ratings import Rating
+from bot.ratings import PROVISIONAL_GAMES, Rating
 from engines import GAMES
 
 PAGE_SIZE = 10
@@ -23,7 +23,8 @@ GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.key) for g in GAMES.va
 
 def leaderboard_line(rank: int, r: Rating) -> str:
     mark = " *(provisional)*" if r.provisional else ""
-    return f"**{rank}.** <@{r.user_id}> — **{r.label}**{mark} · {r.games} games · {r.wins}W {r.losses}L {r.draws}D"
+    return f"**{rank}.** <@{r.user_id}> — **{r.shown}**{mark} · {wording.count(r.games, 'game')} · " \
+           f"{r.wins}W {r.losses}L {r.draws}D"
 
 
 async def leaderboard_page(interaction: discord.Interaction, game: str, page: int) -> tuple[discord.Embed, ui.View]:
@@ -35,7 +36,7 @@ async def leaderboard_page(interaction: discord.Interaction, game: str, page: in
     embed = discord.Embed(title=f"{GAMES[game].title} leaderboard",
                           description="\n".join(lines) or "No rated games yet — finish a timed match to appear.",
                           colour=COLOUR_ACTIVE)
-    embed.set_footer(text=f"Page {page + 1} of {pages} · ? = provisional (fewer than 5 rated games)")
+    embed.set_footer(text=f"Page {page + 1} of {pages} · provisional: fewer than {PROVISIONAL_GAMES} rated games")
     view = ui.View(timeout=None)
     view.add_item(LeaderboardPage(game, page - 1, "◀ Previous", disabled=page <= 0))
     view.add_item(LeaderboardPage(game, page + 1, "Next ▶", disabled=page + 1 >= pages))
@@ -84,8 +85,9 @@ async def profile(interaction: discord.Interaction, user: discord.User | None = 
     services = app(interaction).services
     async with acknowledged(interaction):
         ratings = sorted(await services.ratings.of_user(interaction.guild_id or 0, who.id), key=lambda r: -r.games)
-        lines = [f"**{GAMES[r.game].title}**: {r.label}{' (provisional)' if r.provisional else ''} — "
-                 f"{r.games} games, {r.wins}W {r.losses}L {r.draws}D" for r in ratings if r.game in GAMES]
+        lines = [f"**{GAMES[r.game].title}**: {r.shown}{' (provisional)' if r.provisional else ''} — "
+                 f"{wording.count(r.games, 'game')}, {r.wins}W {r.losses}L {r.draws}D" for r in ratings
+                 if r.game in GAMES]
         active = await services.queries.matches_of(who.id, guild_id=interaction.guild_id or 0)
         embed = discord.Embed(title=f"{who.display_name}", colour=COLOUR_ACTIVE,
                               description="\n".join(lines) or "No rated games in this server yet.")

@@ -18,7 +18,7 @@ from bot.store.rows import Announcement
 
 
 def board(match: Match, event: str, **fields: Any) -> Announcement:
-    return Announcement("board", {"event": event, "ply": match.ply, **fields})
+    return Announcement("board", {"event": event, "ply": match.ply, "turns": match.row.whole_turns, **fields})
 
 
 def bot_turn(match: Match) -> list[Announcement]:

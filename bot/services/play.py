@@ -7,6 +7,7 @@ the announcements are written in one transaction guarded by the ply the player s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.model import BadMove, Match, NotAllowed, NotFound, StalePosition, TurnResult
@@ -101,7 +102,7 @@ class Play:
             raise NotAllowed("Only a player of this match can resign it.")
         if expected_ply is not None and expected_ply != match.ply:
             raise StalePosition("The position has changed since you asked to resign; "
-                                "use /resign again if you still want to.")
+                                f"use /{match.row.game} resign again if you still want to.")
         winners, ranks = standing(match.position, side_of(match, seat))
         result = Result("finished", winners, ranks, "resigned", {"loser": seat})
         return await self.end(match, result, event=None)
@@ -204,7 +205,7 @@ def play_turn(state: State, seat: int, text: str | Sequence[str]) -> tuple[list[
             state = state.play(move)
         except IllegalMove as exc:
             prefix = f"After {' '.join(played)}: " if played else ""
-            raise BadMove(f"{prefix}{exc}"[:500]) from None
+            raise BadMove(f"{prefix}{without_rule_codes(str(exc))}"[:500]) from None
         played.append(move)
         states.append(state)
     if not state.is_over and state.to_move == seat and "end" in state.legal_moves():
@@ -212,6 +213,15 @@ def play_turn(state: State, seat: int, text: str | Sequence[str]) -> tuple[list[
         played.append("end")
         states.append(state)
     return played, states
+
+
+RULE_CODE = re.compile(r"\s*\((?:[TRQS]\d+|R-[A-Z]{1,2}\d+|§\d+)[a-z]?\)")
+
+
+def without_rule_codes(text: str) -> str:
+    """A refusal without the spec's section codes ('(T4)', '(R-S3)'): /rules explains rules in words, not codes,
+    and the sentence already says which rule is broken."""
+    return RULE_CODE.sub("", text)
 
 
 def side_of(match: Match, seat: int) -> set[int]:

@@ -49,7 +49,7 @@ async def test_every_board_has_a_description_for_screen_readers(fake, people):
     assert "Tintas #1" in alt and "to move" in alt and ("Ann" in alt or "Bob" in alt)
     board = await play_turns(fake, [ann, bob], 1, random.Random(1))
     alt = attachment_descriptions(board)["board.png"]
-    assert "last turn:" in alt and "move 1" in alt
+    assert "last turn:" in alt and "turn 2" in alt              # one whole turn played
 
 
 async def test_the_text_board_button_shows_the_position_privately(fake, people):

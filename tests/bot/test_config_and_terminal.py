@@ -40,7 +40,7 @@ def test_without_a_token_the_bot_exits_non_zero_and_says_what_to_do(monkeypatch,
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main(["run"]) == 1
     err = capsys.readouterr().err
-    assert "DISCORD_TOKEN" in err and ".env" in err and "python -m bot play tintas" in err
+    assert "DISCORD_TOKEN" in err and ".env" in err and "make play GAME=tintas" in err
 
 
 async def test_terminal_mode_plays_through_the_service_and_writes_boards(tmp_path):
@@ -80,7 +80,7 @@ async def test_terminal_mode_can_seat_the_bot(tmp_path):
     asked = []
 
     def read(prompt: str) -> str:
-        assert prompt.startswith("Player 1")          # the bot never asks the keyboard
+        assert prompt.startswith("Ann")               # the bot never asks the keyboard
         asked.append(prompt)
         if sum("Bot (level 1) played" in line for line in lines) >= 2 or len(asked) > 30:
             return "resign"

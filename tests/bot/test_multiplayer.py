@@ -96,7 +96,7 @@ async def test_rincala_three_players_partial_acceptance_and_a_full_game(fake, pe
     assert "<@13> ✅" in update.text() and "<@12> ⏳" in update.text()
     out = await fake.click(bob, card.button("Accept")["custom_id"], message=update)
     board = boards(out)[-1]
-    assert "Player 1: " in board.text() and "Player 3: " in board.text()
+    assert re.search(r"<@1[123]> plays first, <@1[123]> second, <@1[123]> third", board.text())
     seen_again = False
     for _ in range(300):
         text = board.text()

@@ -48,7 +48,7 @@ async def test_roocala_defaults_to_hex_and_refuses_illegal_moves_by_rule(fake, p
     assert "Hex board (37 cells)" in card.text()
     mover = pinged(board, people)
     out = await fake.slash(mover, "roocala move", move="a1>g7")
-    assert all(s.ephemeral for s in out) and "R-" in said(out)
+    assert all(s.ephemeral for s in out) and "first checker" in said(out) and "(R-" not in said(out)
 
 
 async def test_quincala_sizes_and_a_whole_turn_in_the_spec_notation(fake, people):
