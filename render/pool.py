@@ -20,12 +20,19 @@ from render import board_png
 
 
 def _warm() -> None:
-    """Runs in each worker at start: import every renderer once (fonts, tables)."""
+    """Runs in each worker at start: import every renderer and build its fixed palette and cached layers
+    (a second or so per game), so no player's board pays for it."""
     import importlib
 
     from engines import GAMES
-    for key in GAMES:
+    for key, game in GAMES.items():
         importlib.import_module(f"render.{key}")
+        for variant in game.variants or (None,):
+            board_png(game.new(players=min(game.player_counts), seed=0, variant=variant))
+
+
+def _ready() -> bool:
+    return True
 
 
 def _board(state: State, last_turn: Sequence[str], names: Sequence[str] | None, previous: State | None) -> bytes:
@@ -42,6 +49,9 @@ class RenderPool:
         count = (os.cpu_count() or 1) if processes is None else processes
         self._executor = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_warm) if count else None
+        if self._executor is not None:   # start every worker now (the pool would start them one by one, late)
+            for _ in range(count):
+                self._executor.submit(_ready)
 
     async def board(self, state: State, *, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
                     previous: State | None = None) -> bytes:
