@@ -302,22 +302,228 @@ def winner_badge(draw: ImageDraw.ImageDraw, xy: Point, *, size: int = 18, label:
 # --- People's names: any script, any emoji ------------------------------------------------------------------
 # Names come from Discord and may hold emoji, CJK or other scripts the board font lacks. Every renderer draws
 # names through these three functions, so one place decides which font draws which character.
+#
+# Each character is drawn with the first font of a fallback chain that has it: DejaVu Sans (the board font,
+# so a name of letters it has is drawn exactly as before), then Noto Sans CJK JP, Noto Emoji (monochrome
+# outlines, drawn in the text colour at any size), Noto Sans Thai and Noto Sans Devanagari, all subsets
+# shipped in render/fonts (tools/subset_fonts.py made them and documents their sources and repertoires), and
+# last the other DejaVu weight. Emoji (pictographs of U+1F000-1FAFF, anything with VS-16) try Noto Emoji
+# first, so DejaVu's few smileys do not mix styles with the rest. Which font has which character is read from
+# render/fonts/coverage.json (the fonts' cmaps, written by the same tool), so the runtime needs no font
+# library beyond Pillow. A character no font has is drawn as DejaVu's missing-glyph box.
+#
+# A name is cut into clusters (a character with its combining marks, variation selectors, skin-tone
+# modifiers, tags and ZWJ-joined partners; a pair of regional indicators) so that an emoji sequence or an
+# accented letter stays in one font; neighbouring clusters of one font form a run, drawn in one call so the
+# font's shaping (kerning, Indic conjuncts, emoji ligatures) applies within it. Runs sit on one baseline, side
+# by side, in logical order (no reordering of right-to-left text across runs). Cutting a name is cached.
+
+_DEJAVU = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+_EMOJI = "NotoEmoji-Regular.subset.ttf"
+_NAME_FALLBACKS = (                       # (regular, bold), after DejaVu Sans
+    ("NotoSansCJKjp-Regular.subset.otf", "NotoSansCJKjp-Bold.subset.otf"),
+    (_EMOJI, _EMOJI),                     # one weight: its strokes read the same beside regular and bold
+    ("NotoSansThai-Regular.subset.ttf", "NotoSansThai-Bold.subset.ttf"),
+    ("NotoSansDevanagari-Regular.subset.ttf", "NotoSansDevanagari-Bold.subset.ttf"),
+)
+
+
+def _name_chain(bold: bool) -> tuple[str, ...]:
+    """The font files a name is drawn with, in order of preference."""
+    return (_DEJAVU[bold], *(pair[bold] for pair in _NAME_FALLBACKS), _DEJAVU[not bold])
+
+
+@lru_cache(maxsize=1)
+def _coverage_table() -> dict[str, str]:
+    import json
+    table = json.loads((FONT_DIR / "coverage.json").read_text(encoding="utf-8"))
+    return {name: entry["bitmap"] for name, entry in table.items() if not name.startswith("_")}
+
+
+@lru_cache(maxsize=16)
+def _coverage(file: str) -> bytes:
+    """Which code points ``file`` has: bit ``c % 8`` of byte ``c // 8`` is set for code point ``c``."""
+    import base64
+    import zlib
+    return zlib.decompress(base64.b64decode(_coverage_table()[file]))
+
+
+def _has(file: str, cp: int) -> bool:
+    bits = _coverage(file)
+    return cp >> 3 < len(bits) and bool(bits[cp >> 3] >> (cp & 7) & 1)
+
+
+def _ignorable(cp: int) -> bool:
+    """Default-ignorable code points (variation selectors, joiners, bidi controls, tags...): invisible, so
+    a font that lacks one may simply leave it out."""
+    return (cp == 0x00AD or cp == 0x034F or cp == 0x061C or 0x115F <= cp <= 0x1160 or 0x17B4 <= cp <= 0x17B5
+            or 0x180B <= cp <= 0x180F or 0x200B <= cp <= 0x200F or 0x202A <= cp <= 0x202E
+            or 0x2060 <= cp <= 0x206F or cp == 0x3164 or 0xFE00 <= cp <= 0xFE0F or cp == 0xFEFF
+            or cp == 0xFFA0 or 0x1BCA0 <= cp <= 0x1BCA3 or 0x1D173 <= cp <= 0x1D17A or 0xE0000 <= cp <= 0xE0FFF)
+
+
+def _extends(ch: str) -> bool:
+    """Whether ``ch`` belongs to the cluster before it (marks, variation selectors, skin tones, tags)."""
+    import unicodedata
+    cp = ord(ch)
+    return (unicodedata.category(ch) in ("Mn", "Me", "Mc") or 0xFE00 <= cp <= 0xFE0F or 0x1F3FB <= cp <= 0x1F3FF
+            or 0xE0020 <= cp <= 0xE007F or 0xE0100 <= cp <= 0xE01EF)
+
+
+def _clusters(text: str) -> list[str]:
+    """``text`` cut where a font may change: never inside a character with its marks, an emoji sequence
+    (modifiers, variation selectors, tags, ZWJ) or a flag (a pair of regional indicators)."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        j = i + 1
+        if 0x1F1E6 <= ord(text[i]) <= 0x1F1FF and j < n and 0x1F1E6 <= ord(text[j]) <= 0x1F1FF:
+            j += 1
+        while j < n:
+            if text[j] == "\u200d":                 # a zero-width joiner takes the character after it along
+                j += 2
+            elif _extends(text[j]):
+                j += 1
+            else:
+                break
+        j = min(j, n)
+        out.append(text[i:j])
+        i = j
+    return out
+
+
+def _emoji_presented(cps: list[int]) -> bool:
+    """Whether a cluster asks to look like an emoji: a pictograph of the emoji planes (U+1F000-1FAFF, all
+    shown as emoji by default) or any character followed by VARIATION SELECTOR-16, unless VS-15 asks for
+    text. Those prefer the emoji font even where DejaVu has a glyph (its smileys, ❤ in ❤️), so every emoji of
+    a name has one style; ☺ or ❤ alone stay DejaVu's, as text."""
+    return 0xFE0E not in cps and (0x1F000 <= cps[0] <= 0x1FAFF or 0xFE0F in cps)
+
+
+@lru_cache(maxsize=4096)
+def _name_runs(text: str, bold: bool) -> tuple[tuple[str, str], ...]:
+    """``text`` as runs of ``(font file, characters)``, each run drawn by its font, in order."""
+    text_chain = _name_chain(bold)
+    emoji_chain = (_EMOJI, *(f for f in text_chain if f != _EMOJI))
+    pieces: list[tuple[str, str]] = []
+    for cluster in _clusters(text):
+        cps = [ord(c) for c in cluster]
+        chain = emoji_chain if _emoji_presented(cps) else text_chain
+        needed = [cp for cp in cps if not _ignorable(cp)]
+        file = next((f for f in chain if all(_has(f, cp) for cp in needed)), None)
+        if file is not None:             # one font has the whole cluster; it leaves out invisibles it lacks
+            kept = "".join(c for c, cp in zip(cluster, cps, strict=True) if _has(file, cp) or not _ignorable(cp))
+            pieces.append((file, kept))
+            continue
+        for c, cp in zip(cluster, cps, strict=True):    # else character by character; DejaVu's box at worst
+            owner = next((f for f in chain if _has(f, cp)), None)
+            if owner is not None or not _ignorable(cp):
+                pieces.append((owner or chain[0], c))
+    runs: list[tuple[str, str]] = []
+    for file, chars in pieces:
+        if not chars:
+            continue
+        if runs and runs[-1][0] == file:
+            runs[-1] = (file, runs[-1][1] + chars)
+        else:
+            runs.append((file, chars))
+    return tuple(runs)
+
+
+@lru_cache(maxsize=64)
+def _name_font(file: str, size: int) -> ImageFont.FreeTypeFont:
+    """A font of the chain at ``size`` pixels; the board font is ``font()`` itself."""
+    if file in _DEJAVU:
+        return font(size, file == _DEJAVU[True])
+    return ImageFont.truetype(str(FONT_DIR / file), size)
+
+
+_Placed = tuple[str, ImageFont.FreeTypeFont, str, float]     # font file, font, characters, x offset
+
+
+@lru_cache(maxsize=4096)
+def _name_layout(text: str, size: int, bold: bool) -> tuple[tuple[_Placed, ...], float]:
+    """The runs of ``text`` placed from x = 0, and the total advance width."""
+    placed = []
+    x = 0.0
+    for file, chars in _name_runs(text, bold):
+        f = _name_font(file, size)
+        placed.append((file, f, chars, x))
+        x += f.getlength(chars)
+    return tuple(placed), x
+
 
 def name_length(text: str, size: int, *, bold: bool = False) -> float:
     """The width in pixels of a person's name drawn by ``draw_name``."""
-    return font(size, bold).getlength(text)
+    return _name_layout(text, size, bold)[1]
 
 
 def fit_name(text: str, size: int, max_width: float, *, bold: bool = False) -> str:
-    """A name shortened with an ellipsis to ``max_width`` pixels as ``draw_name`` draws it."""
+    """A name shortened with an ellipsis to at most ``max_width`` pixels as ``draw_name`` draws it: cut
+    between clusters (never inside an emoji sequence or a letter with its marks); ``""`` if not even the
+    ellipsis fits."""
     if name_length(text, size, bold=bold) <= max_width:
         return text
-    while text and name_length(text + "…", size, bold=bold) > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    return _fit_name(text, size, max_width, bold)
+
+
+@lru_cache(maxsize=4096)
+def _fit_name(text: str, size: int, max_width: float, bold: bool) -> str:
+    clusters = _clusters(text)
+
+    def shortened(k: int) -> str:
+        return "".join(clusters[:k]).rstrip() + "…"
+
+    lo, hi = 0, len(clusters) - 1        # the longest prefix that fits, by bisection (widths grow with k)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if name_length(shortened(mid), size, bold=bold) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    while lo > 0 and name_length(shortened(lo), size, bold=bold) > max_width:
+        lo -= 1                          # (a negative kern could break the order; stay safe)
+    short = shortened(lo)
+    return short if name_length(short, size, bold=bold) <= max_width else ""
 
 
 def draw_name(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, *, bold: bool = False,
               fill: RGB = INK, anchor: str = "la") -> None:
-    """Draw a person's name (or any text holding one)."""
-    draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
+    """Draw a person's name (or any text holding one) with ``anchor`` on ``xy`` as ``draw.text`` would.
+
+    A name DejaVu Sans draws whole is drawn exactly as ``draw.text`` with ``font(size, bold)`` draws it.
+    Otherwise the runs are laid side by side: the horizontal anchor uses the total advance width, the
+    vertical one DejaVu's metrics ('a', 'm', 's', 'd') or the ink of all runs ('t', 'b').
+    """
+    runs, width = _name_layout(text, size, bold)
+    if len(runs) == 1 and runs[0][0] == _DEJAVU[bold]:
+        draw.text(xy, runs[0][2], font=font(size, bold), fill=fill, anchor=anchor)
+    elif runs:
+        _draw_runs(draw, xy, runs, width, font(size, bold), fill, anchor or "la")
+
+
+def _draw_runs(draw: ImageDraw.ImageDraw, xy: Point, runs: tuple[_Placed, ...], width: float,
+               board: ImageFont.FreeTypeFont, fill: RGB, anchor: str) -> None:
+    """Runs side by side on one baseline, placed as Pillow places one text: the anchor's offset in whole
+    pixels, from the advance width across, and down from the board font's metrics or the runs' ink."""
+    across, down = anchor[0], anchor[1]
+    advance = round(width * 64)                     # Pillow's pen position, in 1/64 pixel
+
+    def pixel(v: int) -> int:                       # FreeType's rounding of 26.6 values to whole pixels
+        return (v + 32) >> 6
+
+    x_anchor = {"m": pixel(advance // 2), "r": pixel(advance)}.get(across, 0)
+    if down in "tb":
+        boxes = [f.getbbox(chars, anchor="ls") for _, f, chars, _ in runs]
+        y_anchor = -min(0, *(b[1] for b in boxes)) if down == "t" else -max(0, *(b[3] for b in boxes))
+    else:
+        y_anchor = _baseline_drop(board, down)
+    left, baseline = xy[0] - x_anchor, xy[1] + y_anchor
+    for _, f, chars, dx in runs:
+        draw.text((left + dx, baseline), chars, font=f, fill=fill, anchor="ls")
+
+
+@lru_cache(maxsize=256)
+def _baseline_drop(board: ImageFont.FreeTypeFont, down: str) -> int:
+    """How far below an anchor point of vertical kind ``down`` ('a', 'm', 's', 'd') Pillow puts the baseline."""
+    return int(board.getbbox("x", anchor="l" + down)[1] - board.getbbox("x", anchor="ls")[1])
