@@ -1,74 +1,122 @@
 """The Spinca board image (§6 of ../shared/rules/spinca.md).
 
-Layout, top to bottom on an opaque panel (so the white, black and red marbles read on light and dark Discord
-themes alike):
+Layout, top to bottom (the height depends only on the player count, so every frame of a game has one size):
 
-1. a status line (whose turn, turn number; the winner at the end);
-2. the three levels exploded side by side, every cell named: what players read to type moves. Marbles carry
-   their colour letter, locked marbles a "+" badge; the last turn shows as a slide arrow, "↓" badges on the
-   tumbled marbles and a gold ring on the placed one;
-3. the pyramid seen from above (the physical view) and the four faces as triangles, each with every
-   player's group sizes and face score;
-4. the panel: per player the colour, marbles left and (provisional) total; the locked cells, the last turn
-   in words and, at the end, the inner-pyramid counts.
+1. the three levels exploded side by side, every cell named: what players read to type moves. Marbles carry
+   their cell name and colour letter, locked marbles a "+" badge; the last turn shows as a cased slide arrow,
+   "↓" badges on the tumbled marbles and a thick gold ring cased in ink round the placed one. The levels end
+   on one line, which leaves room above levels 2 and 3 for the status (whose turn and the turn number; at
+   the end who won);
+2. left: the pyramid seen from above (the physical view; letters only on the marbles nothing rests on: the
+   others show only a sliver, too small for a legible letter, which the caption says) and the inner-pyramid
+   counts; right: the four faces, each a triangle with, beside it, every colour's groups and points in words
+   ("White: groups of 2 and 2 → 2 points": a face scores the smallest group, §3 rule 11);
+3. the panel: per player the colour, name (shortened, never its seat tag), marbles left and points, the
+   player to move boxed; then the last turn in words and the locked cells, or at the end the whole
+   end-of-game sentence (``engines.base.outcome_text``, on two lines by ``common.wrap_text``, names shortened
+   until it fits whole) with the winners boxed and wearing ``common.winner_badge``.
+
+Every text a player reads is at least 24 px (≈10 px on a phone showing the image 400 px wide); names go
+through ``common.draw_name`` / ``fit_name``. Highlights read by luminance and shape, not hue alone: the
+placed ring is gold between two ink rings, the slide arrow a dark core in a white casing, the lock a "+", the
+tumble a "↓", the active row a box with an ink outline.
+
+Speed: the parts that never change (background, grids, titles, coordinates, face ticks, the panel) form a
+static layer drawn once per player count, supersampled; cells, marbles, badges, rings and the arrow are
+cached sprites (opaque tiles where nothing overlaps them: the fastest paste); text is set word by word from
+cached word tiles. ``palette`` is a fixed palette built once, so ``board_png`` maps each board onto it
+instead of a median cut per board.
 
 ``cell_centre`` / ``cell_radius`` (exploded view), ``above_centre`` (from above) and ``face_centre`` (faces)
-expose the geometry used, so tests can sample pixels. Everything is drawn on a canvas ``SCALE`` times
-larger and shrunk once; drawing iterates over ordered sequences only, so identical input gives identical
-pixels.
+expose the geometry, and ``layout`` every dynamic text and badge drawn, so tests can probe pixels and text.
+Drawing iterates over ordered sequences only: identical input gives identical pixels.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.spinca import CELLS, FACE_NAMES, INDEX, INNER, NAMES, SEAT_NAMES, SIZE, parse_turn
+from engines.base import State, outcome_text
+from engines.spinca import CELLS, FACE_NAMES, GAME, GROUPS, INDEX, NAMES, SEAT_NAMES, SIZE, parse_turn
 from render.common import (
     BACKGROUND,
     INK,
     MUTED,
-    SUPERSAMPLE,
+    RGB,
+    WINNER,
     arrow,
+    build_palette,
     contrast_ink,
     disc,
-    downsample,
+    draw_name,
+    fit_name,
     fit_text,
     font,
     mix,
+    name_length,
+    paste,
     rounded_panel,
-    supersampled,
-    text_centred,
+    sprite,
+    winner_badge,
+    wrap_text,
 )
-from render.common import z as _z
-from render.common import zi as _zi
-from render.common import zp as _zp
 
 # --- Geometry (final pixels) ------------------------------------------------------------------------------
-WIDTH = 960
-SCALE = SUPERSAMPLE
+WIDTH = 856
 MARGIN = 16
+TEXT = 24                               # the smallest text a player must read (≈10 px on a phone)
+STATIC_SCALE = 2                        # the static layer is drawn this much larger, then reduced
+SPRITE_SCALE = 4
 
-HEADER_H = 58
-PITCH = 84                              # exploded view: distance between cell centres
-RADIUS = 37                             # exploded view: marble radius
-LEVEL_GAP = 42
-LEVEL_TOP = HEADER_H + 34               # top of the exploded grids (level titles above)
+PITCH = 80                              # exploded view: distance between cell centres
+RADIUS = 36                             # exploded view: marble radius
+NAME_DY = -10                           # exploded marble: the cell name above the centre...
+LETTER_DY = 16                          # ...the colour letter below it
+LEVEL_GAP = 30
+LEVEL_TOP = 38                          # top of level 1's grid (its title above); levels 2 and 3 end level
+                                        # with it, their titles and the status in the room above them
 LEVEL_LEFT = (WIDTH - (4 + 3 + 2) * PITCH - 2 * LEVEL_GAP) / 2
 LEVEL_X = (LEVEL_LEFT, LEVEL_LEFT + 4 * PITCH + LEVEL_GAP, LEVEL_LEFT + 7 * PITCH + 2 * LEVEL_GAP)
 
-ROW_B = LEVEL_TOP + 4 * PITCH + 26      # top of the from-above view and the faces
-ABOVE_U = 50                            # from above: marble diameter
-ABOVE_X = MARGIN + 26                   # left of the base grid (file letters below, rank numbers left)
+STATUS_X0 = LEVEL_LEFT + 4 * PITCH + LEVEL_GAP - 6       # the status is centred right of level 1's grid
+STATUS_Y = 22                                            # ...its first line's centre
+ROW_B = LEVEL_TOP + 4 * PITCH + 12      # top of the from-above view and the faces
+ABOVE_U = 48                            # from above: marble diameter
+ABOVE_X = MARGIN + 30                   # left of the base grid (rank numbers left of it, files below)
 ABOVE_Y = ROW_B + 30
-FACE_D = 37                             # faces: marble diameter
-FACE_W = 170                            # width given to each face triangle
-FACE_X0 = ABOVE_X + 4 * ABOVE_U + 26
-FACE_BASE = ROW_B + 30 + FACE_D / 2 + 2 * FACE_D * math.sqrt(3) / 2   # centre line of the bottom face row
-ROW_C = ROW_B + 4 * ABOVE_U + 62        # top of the panel
-LINE_H = 30
+ABOVE_R = 0.48 * ABOVE_U
+LEFT_W = ABOVE_X + 4 * ABOVE_U + 6      # right edge of the left column
+ABOVE_CAPTION = ("Letters only on", "uncovered", "marbles")
+CAPTION_Y = ABOVE_Y + 4 * ABOVE_U + 46     # the caption's first line, then the inner-pyramid lines
+INNER_Y = CAPTION_Y + len(ABOVE_CAPTION) * 26 + 10
+
+FACE_D = 36                             # faces: marble diameter
+FACE_X0 = LEFT_W + 10                   # left of the face triangles
+FACE_BLOCK = 100                        # height given to each face (triangle, title and one line per colour)
+FACE_TEXT_X = FACE_X0 + 4 * FACE_D + 12
+FACE_TEXT_W = WIDTH - MARGIN - FACE_TEXT_X
+FACE_LINE = 25
+FACE_TITLE_DY = 12                      # the title's centre below the block's top
+
+ROW_C = ROW_B + 4 * FACE_BLOCK + 6      # top of the panel
+PANEL_PAD = 8
+ROW_H = 36                              # one player
+LINE_H = 30                             # one line of the panel's text
+PANEL_LINES = 2                         # the last turn and the locked cells, or the end sentence
+ICON_R = 17
+NAME_X = MARGIN + 62
+ICON_X = MARGIN + 36
+STATUS_X = WIDTH - MARGIN - 172         # "◀ to move" / the winner badge start here
+STATS_R = STATUS_X - 14                 # the stats end here
+BADGE_SIZE = 30                         # winner_badge size: its label is 24 px
+TEXT_W = WIDTH - 2 * MARGIN - 32        # the panel's full-width lines
 
 # --- Palette --------------------------------------------------------------------------------------------
 FILL = {"W": (244, 244, 244), "B": (32, 32, 32), "R": (192, 57, 43)}     # §6: #F4F4F4, #202020, #C0392B
@@ -76,21 +124,36 @@ EDGE = {"W": (70, 70, 76), "B": (0, 0, 0), "R": (110, 25, 18)}
 GRID_FILL = (226, 216, 196)             # behind each level
 HOLE_FILL = (208, 196, 172)             # an empty playable point
 DEAD_FILL = (232, 225, 210)             # an empty point that is not playable (missing support)
-DEAD_INK = (178, 170, 156)
+DEAD_INK = (165, 157, 143)
 PANEL_FILL = (236, 230, 218)
+ACTIVE_FILL = (255, 255, 255)           # the row of the player to move / the winners
 LOCK_FILL = (255, 200, 40)              # the "+" badge of a locked marble
-PLACED_RING = (255, 180, 0)
-SLIDE_INK = (30, 100, 210)
+PLACED_RING = (255, 180, 0)             # the placed marble's ring (cased in INK: it reads by luminance too)
+SLIDE_INK = (30, 100, 210)              # the slide arrow's core (cased in white)
 TUMBLE_FILL = (30, 100, 210)
+WHITE = (255, 255, 255)
+SHADOW = mix(GRID_FILL, INK, 0.35)
 COLOUR_WORD = {"W": "White", "B": "Black", "R": "Red"}
+FACE_TITLE = {"S": "South face", "E": "East face", "N": "North face", "W": "West face"}
+
+# Cells resting on each cell (from above, a marble with any of them occupied is partly covered).
+_ABOVE: dict[str, tuple[str, ...]] = {
+    NAMES[i]: tuple(NAMES[INDEX[f"{k + 2}{'abcd'[x - dx]}{y - dy + 1}"]]
+                    for dx in (0, 1) for dy in (0, 1)
+                    if k + 1 < 3 and 0 <= x - dx < SIZE[k + 1] and 0 <= y - dy < SIZE[k + 1])
+    for i, (k, x, y) in enumerate(CELLS)}
 
 
 def cell_centre(cell: str) -> tuple[float, float]:
-    """Centre of a cell in the exploded view (rank 1 at the bottom, each level's grid centred vertically)."""
+    """Centre of a cell in the exploded view (rank 1 at the bottom)."""
     k, x, y = CELLS[INDEX[cell]]
     n = SIZE[k]
-    top = LEVEL_TOP + (4 - n) * PITCH / 2
-    return LEVEL_X[k] + (x + 0.5) * PITCH, top + (n - 1 - y + 0.5) * PITCH
+    return LEVEL_X[k] + (x + 0.5) * PITCH, level_top(k) + (n - 1 - y + 0.5) * PITCH
+
+
+def level_top(k: int) -> float:
+    """Top of the grid of level ``k`` (0-2) in the exploded view: the three grids end on one line."""
+    return LEVEL_TOP + (4 - SIZE[k]) * PITCH
 
 
 def cell_radius() -> float:
@@ -115,40 +178,134 @@ def above_centre(cell: str) -> tuple[float, float]:
     return ABOVE_X + (x + 0.5 + k / 2) * ABOVE_U, ABOVE_Y + 4 * ABOVE_U - (y + 0.5 + k / 2) * ABOVE_U
 
 
+def face_top(face: str) -> float:
+    """Top of the block of ``face`` (its triangle on the left, its title and lines on the right)."""
+    return ROW_B + FACE_NAMES.index(face) * FACE_BLOCK
+
+
 def face_centre(face: str, slot: int) -> tuple[float, float]:
     """§6: row t has 4 − t circles at x = (j + t/2 + ½)·d, y = base − t·(√3/2)·d (slot = 0..8, bottom first)."""
     t = 0 if slot < 4 else 1 if slot < 7 else 2
     j = slot - (0, 4, 7)[t]
-    left = FACE_X0 + FACE_NAMES.index(face) * FACE_W + (FACE_W - 4 * FACE_D) / 2
-    return left + (j + t / 2 + 0.5) * FACE_D, FACE_BASE - t * math.sqrt(3) / 2 * FACE_D
+    base = face_top(face) + FACE_BLOCK - 2 - FACE_D / 2
+    return FACE_X0 + (j + t / 2 + 0.5) * FACE_D, base - t * math.sqrt(3) / 2 * FACE_D
 
 
+def height(players: int) -> int:
+    """The image height for a player count (the same before, during and after the game)."""
+    return ROW_C + 2 * PANEL_PAD + players * ROW_H + PANEL_LINES * LINE_H + MARGIN
 
 
-def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, *, bold: bool = False,
-          fill=INK, anchor: str = "lm") -> None:
-    d.text(_zp(xy), text, font=font(_zi(size), bold), fill=fill, anchor=anchor)
+def row_centre(seat: int) -> float:
+    """The vertical centre of a player's row in the panel."""
+    return ROW_C + PANEL_PAD + (seat + 0.5) * ROW_H
 
 
-def _width(text: str, size: int, bold: bool = False) -> float:
-    return font(_zi(size), bold).getlength(text) / SCALE
+def line_centre(players: int, line: int) -> float:
+    """The vertical centre of the panel's text line ``line`` (0-1: the last turn and the locked cells, or the
+    end-of-game sentence)."""
+    return ROW_C + PANEL_PAD + players * ROW_H + (line + 0.5) * LINE_H
 
 
-# --- Last turn --------------------------------------------------------------------------------------------
+# --- What a board says: every text and badge drawn after the static layer --------------------------------
+
+@dataclass(frozen=True)
+class Text:
+    """One text drawn on the board: ``name`` texts (any holding a person's name) go through ``draw_name``."""
+
+    xy: tuple[float, float]
+    text: str
+    size: int = TEXT
+    bold: bool = False
+    fill: RGB = INK
+    anchor: str = "lm"
+    name: bool = False
+    bg: RGB = BACKGROUND    # the flat colour under it
+    role: str = ""          # what it is, for tests: "status", "face", "row-name", "row-tag", "end", ...
+
+    def box(self) -> tuple[int, int, int, int]:
+        """The box (x0, y0, x1, y1) of the tile the text is drawn on (its ink and a pixel round it)."""
+        tile, ox, oy = _line_tile(self.text, self.size, self.bold, self.fill, self.bg, self.anchor, self.name)
+        x, y = round(self.xy[0]) + ox, round(self.xy[1]) + oy
+        return x, y, x + tile.width, y + tile.height
+
+
+@dataclass
+class Layout:
+    """Everything a board shows beyond its static layer, in drawing order."""
+
+    texts: list[Text] = field(default_factory=list)
+    badges: list[tuple[float, float]] = field(default_factory=list)     # winner_badge positions
+    end_lines: list[str] = field(default_factory=list)                  # the end sentence as drawn
+    end_sentence: str = ""                                              # ... and the sentence it shows
+    active_rows: list[int] = field(default_factory=list)                # seats whose row is boxed
+
+    def by_role(self, role: str) -> list[Text]:
+        return [t for t in self.texts if t.role == role]
+
+
+@lru_cache(maxsize=4096)
+def _length(text: str, size: int = TEXT, bold: bool = False) -> float:
+    """The width of a text that holds no name (cached: measuring is a real cost per board)."""
+    return font(size, bold).getlength(text)
+
+
+@lru_cache(maxsize=1024)
+def _name_length(text: str, size: int = TEXT, bold: bool = False) -> float:
+    return name_length(text, size, bold=bold)
+
+
+@lru_cache(maxsize=1024)
+def _fit_name(text: str, size: int, room: float, bold: bool = False) -> str:
+    return fit_name(text, size, room, bold=bold)
+
+
+def _fit(text: str, room: float) -> str:
+    """``text`` (holding no name), shortened with an ellipsis only if it is wider than ``room``."""
+    return text if text_width(text) <= room else fit_text(text, TEXT, room)
+
+
+def _seat_names(state: State, names: Sequence[str] | None) -> list[str]:
+    seat_names = SEAT_NAMES[state.players]
+    out = [str(n) for n in (names or ())][:state.players]
+    return out + list(seat_names[len(out):])
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+@lru_cache(maxsize=1024)
+def face_line(colour: str, groups: tuple[int, ...], score: int) -> str:
+    """One colour's groups on a face and the points they score, in words (§3 rule 11: the smallest group)."""
+    word = COLOUR_WORD[colour]
+    if not groups:
+        return f"{word}: no marble → 0 points"
+    points = _plural(score, "point")
+    if len(groups) == 1:
+        return _fit(f"{word}: one group of {groups[0]} → {points}", FACE_TEXT_W)
+    sizes = ", ".join(map(str, groups))
+    candidates = (f"{word}: groups of {', '.join(map(str, groups[:-1]))} and {groups[-1]} → {points}",
+                  f"{word}: groups {sizes} → {points}",          # many groups: the same, more tersely
+                  f"{word}: groups {sizes} → {score} pt{'s' if score != 1 else ''}")
+    for text in candidates:
+        if text_width(text) <= FACE_TEXT_W:
+            return text
+    return _fit(candidates[-1], FACE_TEXT_W)
+
 
 def _last_turn(state, last_turn: Sequence[str], previous) -> tuple[tuple[str, str] | None, list[str],
                                                                        str | None, str]:
     """(slide (from, to) or None, cells where tumbled marbles landed, placed cell, a sentence) of the turn."""
-    if not last_turn:
+    if not last_turn or not state.count:
         return None, [], None, ""
     try:
         src, dst, place = parse_turn(last_turn[0])
     except ValueError:
         return None, [], None, ""
-    mover = (state.turn - 1) % state.players
-    who = SEAT_NAMES[state.players][mover]
+    who = SEAT_NAMES[state.players][(state.count - 1) % state.players]
     if src < 0:
-        return None, [], NAMES[place], f"{who} placed {NAMES[place]}."
+        return None, [], NAMES[place], f"Last turn ({who}): placed {NAMES[place]}."
     slide = (NAMES[src], NAMES[dst])
     if previous is not None:
         drops = previous.tumbles(last_turn[0])
@@ -156,216 +313,635 @@ def _last_turn(state, last_turn: Sequence[str], previous) -> tuple[tuple[str, st
     else:   # the locked set is exactly the slid, tumbled and placed marbles (§3 rule 9)
         drops = [("?", c) for c in state.locked_cells if c not in (slide[1], NAMES[place])]
         colour = state.colour_at(dst) or "?"
-    text = f"{who} slid the {COLOUR_WORD.get(colour, '?').lower()} marble {slide[0]}→{slide[1]}"
+    word = COLOUR_WORD.get(colour, "a").lower()
+    long = f"Last turn ({who}): slid the {word} marble {slide[0]}→{slide[1]}"
+    short = f"Last turn ({who}): {slide[0]}→{slide[1]}"
     if drops:
-        text += "; " + ", ".join(f"{a}↓{b}" if a != "?" else f"↓{b}" for a, b in drops) + " tumbled"
-    return slide, [b for _, b in drops], NAMES[place], text + f"; placed {NAMES[place]}."
+        long += ", " + ", ".join(f"{a} tumbled to {b}" if a != "?" else f"a marble tumbled to {b}"
+                                 for a, b in drops)
+        short += " (" + ", ".join(f"{a}↓{b}" if a != "?" else f"↓{b}" for a, b in drops) + ")"
+    long += f", placed {NAMES[place]}."
+    short += f", placed {NAMES[place]}."
+    text = long if text_width(long) <= TEXT_W else short
+    return slide, [b for _, b in drops], NAMES[place], text
 
 
-# --- Marbles ----------------------------------------------------------------------------------------------
-
-def _marble(d: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, colour: str, *,
-            letter: bool = True, letter_size: int | None = None, outline: float = 2.5) -> None:
-    fill = FILL[colour]
-    disc(d, _zp(centre), _z(radius), fill=fill, outline=EDGE[colour], width=_zi(outline))
-    if letter:
-        text_centred(d, _zp(centre), colour, _zi(letter_size or round(radius * 0.95)), bold=True,
-                     fill=contrast_ink(fill))
-
-
-def _lock_badge(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
-    disc(d, _zp(centre), _z(r), fill=LOCK_FILL, outline=INK, width=_zi(1.5))
-    x, y = centre
-    arm, w = r * 0.6, max(1.5, r * 0.28)
-    d.rectangle(_box((x - arm, y - w / 2, x + arm, y + w / 2)), fill=INK)
-    d.rectangle(_box((x - w / 2, y - arm, x + w / 2, y + arm)), fill=INK)
+def _end_sentence(state: State, names: list[str]) -> tuple[str, list[str]]:
+    """The end-of-game sentence and its (at most two) lines: names shortened until it fits whole."""
+    outcome = state.outcome()
+    if outcome is None:
+        return "", []
+    sentence = ""
+    lines: tuple[str, ...] = ()
+    for limit in (None, 400, 300, 240, 180, 140, 110, 80, 60):
+        shown = names if limit is None else [_fit_name(n, TEXT, limit) for n in names]
+        sentence = " ".join(outcome_text(state.game, outcome, shown).split())
+        lines, whole = _wrap(sentence)
+        if whole:
+            break
+    return sentence, list(lines)
 
 
-def _tumble_badge(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
-    disc(d, _zp(centre), _z(r), fill=TUMBLE_FILL, outline=(255, 255, 255), width=_zi(1.5))
-    x, y = centre
-    d.rectangle(_box((x - r * 0.13, y - r * 0.6, x + r * 0.13, y + r * 0.1)), fill=(255, 255, 255))
-    d.polygon([_zp((x - r * 0.45, y)), _zp((x + r * 0.45, y)), _zp((x, y + r * 0.62))], fill=(255, 255, 255))
+@lru_cache(maxsize=256)
+def _wrap(sentence: str) -> tuple[tuple[str, ...], bool]:
+    """``sentence`` on at most two lines of the panel, and whether they hold it whole (nothing cut)."""
+    lines = wrap_text(sentence, TEXT, TEXT_W)
+    whole = " ".join(lines) == sentence and all(text_width(line, name=True) <= TEXT_W for line in lines)
+    return tuple(lines), whole
 
 
-def _box(b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-    return tuple(v * SCALE for v in b)  # type: ignore[return-value]
-
-
-# --- Panels -----------------------------------------------------------------------------------------------
-
-def _exploded(d, state, locked: set[str], playable: set[str], slide, drops: list[str], placed) -> None:
-    for k, n in enumerate(SIZE):
-        x0 = LEVEL_X[k]
-        top = LEVEL_TOP + (4 - n) * PITCH / 2
-        rounded_panel(d, _box((x0 - 6, top - 6, x0 + n * PITCH + 6, top + n * PITCH + 6)), fill=GRID_FILL,
-                      radius=_zi(14))
-        _text(d, (x0 + n * PITCH / 2, top - 22), f"Level {k + 1} ({n}×{n})", 19, bold=True, anchor="mm",
-              fill=MUTED)
-    for cell in NAMES:                       # pass 1: holes and marbles
-        x, y = cell_centre(cell)
-        colour = state.colour_at(cell)
-        if colour is None:
-            live = cell in playable
-            disc(d, _zp((x, y)), _z(RADIUS - 4), fill=HOLE_FILL if live else DEAD_FILL,
-                 outline=MUTED if live else DEAD_INK, width=_zi(2 if live else 1))
-            continue
-        if cell == placed:
-            disc(d, _zp((x, y)), _z(RADIUS + 5), fill=PLACED_RING)
-        disc(d, _zp((x, y)), _z(RADIUS), fill=FILL[colour], outline=EDGE[colour], width=_zi(2.5))
-    if slide:                                # pass 2: the slide arrow, under the names
-        arrow(d, _zp(cell_centre(slide[0])), _zp(cell_centre(slide[1])), fill=SLIDE_INK, width=_zi(6),
-              casing=(255, 255, 255), casing_width=_zi(2.5), trim_start=_z(RADIUS * 0.55),
-              trim_end=_z(RADIUS - 3))
-    for cell in NAMES:                       # pass 3: names, colour letters, badges
-        x, y = cell_centre(cell)
-        colour = state.colour_at(cell)
-        if colour is None:
-            live = cell in playable
-            _text(d, (x, y), cell, 22, bold=True, anchor="mm", fill=INK if live else DEAD_INK)
-            continue
-        fill = FILL[colour]
-        ink = contrast_ink(fill)
-        d.text(_zp((x, y - 7)), cell, font=font(_zi(22), True), fill=ink, anchor="mm", stroke_width=_zi(2),
-               stroke_fill=fill)
-        _text(d, (x, y + 19), colour, 15, bold=True, anchor="mm", fill=mix(ink, fill, 0.25))
-        if cell in drops:
-            _tumble_badge(d, (x + 0.72 * RADIUS, y + 0.72 * RADIUS), 11)
-        if cell in locked:
-            _lock_badge(d, (x + 0.72 * RADIUS, y - 0.72 * RADIUS), 11)
-
-
-def _from_above(d, state, locked: set[str], playable: set[str], placed) -> None:
-    u = ABOVE_U
-    _text(d, (ABOVE_X + 2 * u, ROW_B + 10), "From above", 19, bold=True, anchor="mm", fill=MUTED)
-    rounded_panel(d, _box((ABOVE_X - 4, ABOVE_Y - 4, ABOVE_X + 4 * u + 4, ABOVE_Y + 4 * u + 4)),
-                  fill=GRID_FILL, radius=_zi(10))
-    for i, f in enumerate("abcd"):
-        _text(d, (ABOVE_X + (i + 0.5) * u, ABOVE_Y + 4 * u + 16), f, 17, bold=True, anchor="mm", fill=MUTED)
-        _text(d, (ABOVE_X - 14, ABOVE_Y + 4 * u - (i + 0.5) * u), str(i + 1), 17, bold=True, anchor="mm",
-              fill=MUTED)
-    for cell in NAMES:
-        k = CELLS[INDEX[cell]][0]
-        centre = above_centre(cell)
-        colour = state.colour_at(cell)
-        if colour is None:
-            if k == 0:
-                disc(d, _zp(centre), _z(0.3 * u), fill=HOLE_FILL, outline=DEAD_INK, width=_zi(1))
-            elif cell in playable:      # an empty playable point on a platform: a small hollow ring
-                disc(d, _zp(centre), _z(0.2 * u), fill=None, outline=INK, width=_zi(2))
-            continue
-        if k:    # a soft shadow so stacking reads
-            disc(d, _zp((centre[0] + 3, centre[1] + 4)), _z(0.48 * u), fill=mix(GRID_FILL, INK, 0.35))
-        if cell == placed:
-            disc(d, _zp(centre), _z(0.48 * u + 4), fill=PLACED_RING)
-        _marble(d, centre, 0.48 * u, colour, letter_size=17)
-        if cell in locked:
-            _lock_badge(d, (centre[0] + 0.3 * u, centre[1] - 0.3 * u), 7)
-
-
-def _faces(d, state, colours: tuple[str, ...], labels: dict[str, str]) -> None:
-    titles = {"S": "South face", "E": "East face", "N": "North face", "W": "West face"}
-    for f in FACE_NAMES:
-        cx = FACE_X0 + FACE_NAMES.index(f) * FACE_W + FACE_W / 2
-        _text(d, (cx, ROW_B + 10), titles[f], 19, bold=True, anchor="mm", fill=MUTED)
-        cells = state.face_cells(f)
-        for slot, cell in enumerate(cells):
-            centre = face_centre(f, slot)
-            colour = state.colour_at(cell)
-            r = FACE_D / 2 - 1
-            if colour is None:
-                disc(d, _zp(centre), _z(r - 2), fill=DEAD_FILL, outline=DEAD_INK, width=_zi(1))
-            else:
-                _marble(d, centre, r, colour, letter_size=15, outline=2)
-            if slot in (0, 3, 4, 6, 7, 8):      # rising-edge marbles (first and last of each row): a tick
-                side = -1 if slot in (0, 4, 7) else 1
-                x, y = centre
-                d.line([_zp((x + side * (r + 2), y)), _zp((x + side * (r + 7), y))], fill=MUTED, width=_zi(2))
-        groups = state.face_groups(f)
-        scores = state.face_scores(f)
-        y = FACE_BASE + FACE_D / 2 + 16
-        for c in colours:
-            g = groups[c]
-            groups_text = "[" + ", ".join(map(str, g)) + "]" if g else "none"
-            text = f"{labels[c]}: {groups_text} → {scores[c]}"
-            _text(d, (cx, y), fit_text(text, _zi(17), _z(FACE_W - 4)), 17, anchor="mm", fill=INK)
-            y += 22
-
-
-def _panel(d, state, names: list[str], colours, last_text: str) -> None:
+def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | None = None,
+           previous=None) -> Layout:
+    """The texts and badges ``draw`` puts on the static layer for this board."""
     players = state.players
-    rows = players + 2 + (1 if state.is_over else 0)
-    bottom = ROW_C + 12 + rows * LINE_H + 8
-    rounded_panel(d, _box((MARGIN, ROW_C, WIDTH - MARGIN, bottom)), fill=PANEL_FILL, radius=_zi(14))
+    seat_names = SEAT_NAMES[players]
+    names = _seat_names(state, names)
+    out = Layout()
+    add = out.texts.append
+
+    # 1. the status: two lines in the room above levels 2 and 3
+    x, w = STATUS_X0 + (WIDTH - MARGIN - STATUS_X0) / 2, WIDTH - MARGIN - STATUS_X0 - 8
+    if state.is_over:
+        winners = list(state.winners)
+        tail = " win" if len(winners) > 1 else " wins"
+        room = (w - text_width(tail + " and " * (len(winners) - 1), 28, True, True)) / max(1, len(winners))
+        line1 = " and ".join(_fit_name(names[s], 28, room, bold=True) for s in winners) + tail
+        line2 = "The temple is complete."
+    else:
+        seat = state.to_move
+        tag = f" ({seat_names[seat]})" if names[seat] != seat_names[seat] else ""
+        room = w - text_width(tag + " to move", 28, True, True)
+        line1 = _fit_name(names[seat], 28, room, bold=True) + tag + " to move"
+        line2 = f"Turn {state.count + 1} of 29"
+    add(Text((x, STATUS_Y), line1, 28, True, anchor="mm", name=True, role="status"))
+    add(Text((x, STATUS_Y + 36), line2, anchor="mm", role="status"))
+
+    # 2. the faces: one line per colour beside each triangle
+    for f in FACE_NAMES:
+        groups = state.face_groups(f)
+        scores = {c: g[0] if g else 0 for c, g in groups.items()}     # the smallest group (§3 rule 11)
+        y = face_top(f) + FACE_TITLE_DY + FACE_LINE
+        for c in state.colours:
+            add(Text((FACE_TEXT_X, y), face_line(c, groups[c], scores[c]), role="face"))
+            y += FACE_LINE
+
+    # 2. the inner-pyramid counts (left column, under the view from above)
+    inner = state.inner_counts()
+    add(Text((MARGIN + 4, INNER_Y + 26), " · ".join(f"{c} {inner[c]}" for c in state.colours),
+             bold=True, role="inner"))
+
+    # 3. the panel: one row per player
     left = state.marbles_left
     totals = state.scores
-    y = ROW_C + 12 + LINE_H / 2
-    x = MARGIN + 16
-    inner = state.inner_counts() if state.is_over else None
     for seat in range(players):
-        colour = state.seat_colour(seat)
-        active = (not state.is_over and state.to_move == seat) or (state.is_over and seat in state.winners)
+        y = row_centre(seat)
+        active = seat in state.winners if state.is_over else state.to_move == seat
         if active:
-            rounded_panel(d, _box((x - 8, y - LINE_H / 2 + 1, WIDTH - MARGIN - 8, y + LINE_H / 2 - 1)),
-                          fill=(255, 255, 255), outline=INK, width=_zi(1.5), radius=_zi(8))
-        _marble(d, (x + 12, y), 11, colour, letter_size=12, outline=1.5)
-        label = names[seat]
-        seat_name = SEAT_NAMES[players][seat]
-        if label != seat_name:
-            label = f"{label} ({seat_name})"
-        _text(d, (x + 32, y), fit_text(label, _zi(20), _z(370), bold=True), 20, bold=True)
-        stats = f"{left[seat]} left · {'total' if state.is_over else 'face points'} {totals[seat]}"
-        if players == 4:
-            stats += " (team)"
-        if inner is not None:
-            stats += f" · inner {inner[colour]}"
-        if active:
-            stats += "  ◀ WINNER" if state.is_over else "  ◀ to move"
-        _text(d, (WIDTH - MARGIN - 20, y), stats, 19, anchor="rm", fill=INK)
-        y += LINE_H
-    locked = " ".join(state.locked_cells) or "none"
-    _text(d, (x, y), fit_text(f"Locked (+): {locked}", _zi(19), _z(WIDTH - 70)), 19, fill=INK)
-    y += LINE_H
-    _text(d, (x, y), fit_text(f"Last turn: {last_text or '—'}", _zi(19), _z(WIDTH - 70)), 19, fill=INK)
-    y += LINE_H
-    if inner is not None:   # the game is over
-        cells = " ".join(NAMES[i] for i in INNER)
-        counts = ", ".join(f"{COLOUR_WORD[c]} {inner[c]}" for c in colours)
-        _text(d, (x, y), fit_text(f"Inner pyramid ({cells}): {counts}", _zi(19), _z(WIDTH - 70)), 19,
-              fill=INK)
+            out.active_rows.append(seat)
+        team = " team" if players == 4 else ""
+        if state.is_over:
+            stats = f"{team.strip() + ' ' if team else ''}{_plural(totals[seat], 'point')} · " \
+                    f"inner {inner[state.seat_colour(seat)]}"
+        else:
+            stats = f"{left[seat]} left ·{team} {_plural(totals[seat], 'point')}"
+        bg = ACTIVE_FILL if active else PANEL_FILL
+        add(Text((STATS_R, y), stats, anchor="rm", bg=bg, role="row-stats"))
+        tag = f" ({seat_names[seat]})" if names[seat] != seat_names[seat] else ""
+        room = STATS_R - text_width(stats) - 20 - NAME_X - text_width(tag)
+        shown = _fit_name(names[seat], TEXT, room, bold=True)
+        add(Text((NAME_X, y), shown, bold=True, name=True, bg=bg, role="row-name"))
+        if tag:
+            add(Text((NAME_X + round(text_width(shown, TEXT, True, True)), y), tag, bg=bg, role="row-tag"))
+        if active and state.is_over:
+            out.badges.append((STATUS_X, y))
+        elif active:
+            add(Text((STATUS_X, y), "◀ to move", bold=True, bg=bg, role="row-status"))
+
+    # 3. the last turn and the locked cells, or the whole end-of-game sentence (the board still marks the
+    # last turn)
+    x = MARGIN + 16
+    if state.is_over:
+        out.end_sentence, out.end_lines = _end_sentence(state, names)
+        for i, line in enumerate(out.end_lines):
+            add(Text((x, line_centre(players, i)), line, name=True, bg=PANEL_FILL, role="end"))
+    else:
+        *_, last_text = _last_turn(state, list(last_turn or ()), previous)
+        add(Text((x, line_centre(players, 0)), _fit(last_text or "Last turn: —", TEXT_W), bg=PANEL_FILL,
+                 role="last"))
+        locked = " ".join(state.locked_cells)
+        text = f"Locked (+): {locked}, which may not slide or tumble" if locked else "Locked (+): none"
+        add(Text((x, line_centre(players, 1)), _fit(text, TEXT_W), bg=PANEL_FILL, role="locked"))
+    return out
 
 
-def height(state) -> int:
-    rows = state.players + 2 + (1 if state.is_over else 0)
-    return round(ROW_C + 12 + rows * LINE_H + 8 + MARGIN)
+# --- Sprites (each drawn once, supersampled) -------------------------------------------------------------
 
+Draw = ImageDraw.ImageDraw
+
+
+def _sized(draw_at: Callable[[Draw, float, float], None], size: int) -> Image.Image:
+    """A square sprite of ``size`` px; ``draw_at(d, s, c)`` draws with scale ``s`` around centre ``c``."""
+    return sprite(lambda d, s: draw_at(d, s, size / 2 * s), (size, size), scale=SPRITE_SCALE)
+
+
+def _marble_at(d: Draw, s: float, c: float, radius: float, colour: str, outline: float) -> None:
+    disc(d, (c, c), radius * s, fill=FILL[colour], outline=EDGE[colour], width=round(outline * s))
+
+
+@lru_cache(maxsize=256)
+def _cell_body(kind: str) -> Image.Image:
+    """An exploded cell's disc: a marble ('W', 'B', 'R'), a playable hole ('live') or a dead point."""
+    def draw_at(d: Draw, s: float, c: float) -> None:
+        if kind in FILL:
+            _marble_at(d, s, c, RADIUS, kind, 2.5)
+        elif kind == "live":
+            disc(d, (c, c), (RADIUS - 4) * s, fill=HOLE_FILL, outline=MUTED, width=round(2 * s))
+        else:
+            disc(d, (c, c), (RADIUS - 4) * s, fill=DEAD_FILL, outline=DEAD_INK, width=round(1 * s))
+    return _sized(draw_at, 2 * RADIUS + 4)
+
+
+@lru_cache(maxsize=256)
+def _cell_label(cell: str, kind: str) -> Image.Image:
+    """An exploded cell's text, drawn at final size (crisp): its name, and on a marble its colour letter, with
+    a halo of the fill (so it stays legible over the slide arrow). Transparent elsewhere: the canvas starts
+    as the fill at zero opacity, so the anti-aliased edges blend towards the fill, not black."""
+    size = 2 * RADIUS + 4
+    c = size / 2
+    fill = FILL[kind] if kind in FILL else HOLE_FILL if kind == "live" else DEAD_FILL
+    canvas = Image.new("RGBA", (size, size), (*fill, 0))
+    d = ImageDraw.Draw(canvas)
+    bold = font(TEXT, True)
+    if kind in FILL:
+        ink = contrast_ink(fill)
+        d.text((c, c + NAME_DY), cell, font=bold, fill=ink, anchor="mm", stroke_width=2, stroke_fill=fill)
+        d.text((c, c + LETTER_DY), kind, font=bold, fill=mix(ink, fill, 0.2), anchor="mm", stroke_width=2,
+               stroke_fill=fill)
+    else:
+        d.text((c, c), cell, font=bold, fill=INK if kind == "live" else DEAD_INK, anchor="mm", stroke_width=2,
+               stroke_fill=fill)
+    return canvas
+
+
+@lru_cache(maxsize=256)
+def _cell_tile(cell: str, kind: str) -> Image.Image:
+    """An exploded cell as an opaque tile on the grid's fill (pasted without a mask: the fastest paste)."""
+    body, label = _cell_body(kind), _cell_label(cell, kind)
+    tile = Image.new("RGB", body.size, GRID_FILL)
+    tile.paste(body, (0, 0), body)
+    tile.paste(label, (0, 0), label)
+    return tile
+
+
+@lru_cache(maxsize=8)
+def _placed_ring(radius: float, band: float = 5.5) -> Image.Image:
+    """A thick ring just outside a marble of ``radius``: a gold ``band`` cased in ink on both sides, so it
+    reads by luminance (light between darks) and shape in grey-scale and to every colour vision."""
+    def draw_at(d: Draw, s: float, c: float) -> None:
+        disc(d, (c, c), (radius + band + 2.5) * s, fill=INK)
+        disc(d, (c, c), (radius + band) * s, fill=PLACED_RING)
+        disc(d, (c, c), radius * s, fill=INK)
+        d.ellipse((c - (radius - 1) * s, c - (radius - 1) * s, c + (radius - 1) * s, c + (radius - 1) * s),
+                  fill=(0, 0, 0, 0))                      # a hole: the marble shows through
+    return _sized(draw_at, round(2 * (radius + band) + 10))
+
+
+@lru_cache(maxsize=2048)
+def _word_mask(word: str, size: int, bold: bool, name: bool) -> tuple[Image.Image, int, int]:
+    """One word's coverage (an 'L' mask, whatever its colours) and the mask's offset from the word's origin
+    (left end of its baseline). A word of a text holding a person's name is drawn by ``draw_name``, on a
+    canvas with room for glyphs of other fonts, then cropped to what was drawn."""
+    f = font(size, bold)
+    x0, y0, x1, y1 = f.getbbox(word, anchor="ls")
+    pad = 1
+    if name:
+        x1 = max(x1, _name_length(word, size, bold))
+        pad = size
+    ox, oy = math.floor(x0) - pad, math.floor(y0) - pad
+    canvas = Image.new("RGB", (math.ceil(x1) - ox + pad, math.ceil(y1) - oy + pad), (0, 0, 0))
+    d = ImageDraw.Draw(canvas)
+    if name:
+        draw_name(d, (-ox, -oy), word, size, bold=bold, fill=WHITE, anchor="ls")
+    else:
+        d.text((-ox, -oy), word, font=f, fill=WHITE, anchor="ls")
+    mask = canvas.convert("L")
+    box = mask.getbbox() if name else None
+    if box:
+        mask = mask.crop(box)
+        ox, oy = ox + box[0], oy + box[1]
+    return mask, ox, oy
+
+
+@lru_cache(maxsize=4096)
+def _word_tile(word: str, size: int, bold: bool, fill: RGB, bg: RGB, name: bool) -> tuple[Image.Image, int, int]:
+    """One word in ``fill`` on an opaque tile of ``bg`` (lines are set from these: plain pastes, no mask)."""
+    mask, ox, oy = _word_mask(word, size, bold, name)
+    tile = Image.new("RGB", mask.size, bg)
+    tile.paste(fill, (0, 0, mask.width, mask.height), mask)
+    return tile, ox, oy
+
+
+def _advances(text: str, size: int, bold: bool, name: bool) -> tuple[list[float], float]:
+    """Where each space-separated word of ``text`` starts, and the text's width: the words' own widths plus
+    one space each (measured once per word and cached, so a board measures almost nothing)."""
+    measure = _name_length if name else _length
+    space = measure(" ", size, bold)
+    starts, x = [], 0.0
+    for word in text.split(" "):
+        starts.append(x)
+        x += measure(word, size, bold) + space
+    return starts, max(0.0, x - space)
+
+
+def text_width(text: str, size: int = TEXT, bold: bool = False, name: bool = False) -> float:
+    """The width of ``text`` as ``draw`` sets it (word by word)."""
+    return _advances(text, size, bold, name)[1]
+
+
+@lru_cache(maxsize=192)
+def _line_tile(text: str, size: int, bold: bool, fill: RGB, bg: RGB, anchor: str,
+               name: bool) -> tuple[Image.Image, int, int]:
+    """A line of text set word by word from cached word tiles onto one opaque tile (pasted without a mask: the
+    fastest paste), and the tile's offset from the anchor point (``anchor``: l/m/r then m/s, as Pillow's)."""
+    starts, width = _advances(text, size, bold, name)
+    parts = [(_word_tile(w, size, bold, fill, bg, name), round(x))
+             for w, x in zip(text.split(" "), starts, strict=True) if w]
+    if not parts:
+        return Image.new("RGB", (1, 1), bg), 0, 0
+    left = min(x + ox for (_, ox, _), x in parts)
+    top = min(oy for (_, _, oy), _ in parts)
+    right = max(x + ox + t.width for (t, ox, _), x in parts)
+    bottom = max(oy + t.height for (t, _, oy), _ in parts)
+    tile = Image.new("RGB", (right - left, bottom - top), bg)
+    for (word, ox, oy), x in parts:
+        tile.paste(word, (x + ox - left, oy - top))
+    ascent, descent = font(size, bold).getmetrics()
+    dx = {"l": 0, "m": -round(width / 2), "r": -round(width)}[anchor[0]]
+    dy = {"s": 0, "m": round((ascent - descent) / 2)}[anchor[1]]
+    return tile, left + dx, top + dy
+
+
+@lru_cache(maxsize=16)
+def _lock_badge(r: float) -> Image.Image:
+    """The "+" of a locked marble: an ink cross on a gold disc with an ink rim (a shape, not only a colour)."""
+    def draw_at(d: Draw, s: float, c: float) -> None:
+        disc(d, (c, c), r * s, fill=LOCK_FILL, outline=INK, width=round(1.5 * s))
+        arm, w = r * 0.62 * s, max(1.5, r * 0.28) * s
+        d.rectangle((c - arm, c - w / 2, c + arm, c + w / 2), fill=INK)
+        d.rectangle((c - w / 2, c - arm, c + w / 2, c + arm), fill=INK)
+    return _sized(draw_at, round(2 * r + 4))
+
+
+@lru_cache(maxsize=16)
+def _tumble_badge(r: float) -> Image.Image:
+    """The "↓" of a marble that tumbled: a white arrow on a blue disc, rimmed white then ink."""
+    def draw_at(d: Draw, s: float, c: float) -> None:
+        disc(d, (c, c), (r + 1.5) * s, fill=INK)
+        disc(d, (c, c), r * s, fill=TUMBLE_FILL, outline=WHITE, width=round(1.5 * s))
+        d.rectangle((c - r * 0.13 * s, c - r * 0.6 * s, c + r * 0.13 * s, c + r * 0.1 * s), fill=WHITE)
+        d.polygon([(c - r * 0.45 * s, c), (c + r * 0.45 * s, c), (c, c + r * 0.62 * s)], fill=WHITE)
+    return _sized(draw_at, round(2 * r + 6))
+
+
+@lru_cache(maxsize=16)
+def _slide_arrow(dx: float, dy: float) -> Image.Image:
+    """The slide arrow from one exploded cell to another ``(dx, dy)`` pixels away, centred on its middle: a
+    dark blue core in a white casing, so it reads on white, black and red marbles and in grey-scale."""
+    pad = 24
+    w, h = round(abs(dx)) + 2 * pad, round(abs(dy)) + 2 * pad
+
+    def draw_at(d: Draw, s: float) -> None:
+        cx, cy = w / 2, h / 2
+        arrow(d, ((cx - dx / 2) * s, (cy - dy / 2) * s), ((cx + dx / 2) * s, (cy + dy / 2) * s), fill=SLIDE_INK,
+              width=round(7 * s), casing=WHITE, casing_width=round(3 * s), trim_start=RADIUS * 0.45 * s,
+              trim_end=(RADIUS - 8) * s)
+    return sprite(draw_at, (w, h), scale=SPRITE_SCALE)
+
+
+def _above_marble_at(d: Draw, s: float, c: float, colour: str, lettered: bool) -> None:
+    _marble_at(d, s, c, ABOVE_R, colour, 2)
+    if lettered:
+        d.text((c, c), colour, font=font(round(TEXT * s), True), fill=contrast_ink(FILL[colour]), anchor="mm")
+
+
+@lru_cache(maxsize=256)
+def _above_tile(colour: str | None, lettered: bool) -> Image.Image:
+    """A base cell seen from above, as an opaque ``ABOVE_U`` square (base marbles never overlap)."""
+    def draw_at(d: Draw, s: float, c: float) -> None:
+        d.rectangle((0, 0, 2 * c, 2 * c), fill=GRID_FILL)
+        if colour is None:
+            disc(d, (c, c), 0.3 * ABOVE_U * s, fill=HOLE_FILL, outline=DEAD_INK, width=round(s))
+        else:
+            _above_marble_at(d, s, c, colour, lettered)
+    return _sized(draw_at, ABOVE_U).convert("RGB")
+
+
+@lru_cache(maxsize=256)
+def _above_stacked(colour: str, lettered: bool) -> Image.Image:
+    """A marble of level 2 or 3 seen from above, with the soft shadow that makes stacking read."""
+    def draw_at(d: Draw, s: float, c: float) -> None:
+        disc(d, (c + 3 * s, c + 4 * s), ABOVE_R * s, fill=SHADOW)
+        _above_marble_at(d, s, c, colour, lettered)
+    return _sized(draw_at, round(2 * ABOVE_R + 12))
+
+
+@lru_cache(maxsize=256)
+def _above_playable() -> Image.Image:
+    """An empty playable point on a platform, from above: a small hollow ring (§6)."""
+    return _sized(lambda d, s, c: disc(d, (c, c), 0.2 * ABOVE_U * s, fill=None, outline=INK, width=round(3 * s)),
+                  round(0.4 * ABOVE_U + 6))
+
+
+@lru_cache(maxsize=8)
+def _face_ball(colour: str | None) -> Image.Image:
+    """One ball of a face triangle with its letter (None: an empty point)."""
+    r = FACE_D / 2 - 1
+
+    def draw_at(d: Draw, s: float, c: float) -> None:
+        if colour is None:
+            disc(d, (c, c), (r - 2) * s, fill=DEAD_FILL, outline=DEAD_INK, width=round(s))
+        else:
+            _marble_at(d, s, c, r, colour, 2)       # a 24 px letter (regular: bold would touch the rim)
+            d.text((c, c), colour, font=font(round(TEXT * s)), fill=contrast_ink(FILL[colour]), anchor="mm")
+    return _sized(draw_at, FACE_D + 2)
+
+
+@lru_cache(maxsize=512)
+def _face_row(colours: tuple[str | None, ...]) -> Image.Image:
+    """One row of a face triangle (4, 3 or 2 balls side by side), composed from the cached balls."""
+    row = Image.new("RGBA", (len(colours) * FACE_D + 2, FACE_D + 2), (0, 0, 0, 0))
+    for j, colour in enumerate(colours):
+        row.alpha_composite(_face_ball(colour), (j * FACE_D, 0))
+    return row
+
+
+@lru_cache(maxsize=1)
+def _winner_badge() -> tuple[Image.Image, int, int]:
+    """``common.winner_badge`` drawn once on a transparent sprite, and its offset from the badge's anchor."""
+    canvas = Image.new("RGBA", (8 * BADGE_SIZE, 3 * BADGE_SIZE), (*INK, 0))
+    winner_badge(ImageDraw.Draw(canvas), (BADGE_SIZE, 1.5 * BADGE_SIZE), size=BADGE_SIZE)
+    box = canvas.getbbox() or (0, 0, 1, 1)
+    return canvas.crop(box), box[0] - BADGE_SIZE, box[1] - round(1.5 * BADGE_SIZE)
+
+
+@lru_cache(maxsize=256)
+def _icon(colour: str) -> Image.Image:
+    def draw_at(d: Draw, s: float, c: float) -> None:
+        _marble_at(d, s, c, ICON_R, colour, 1.5)
+        d.text((c, c), colour, font=font(round(TEXT * s)), fill=contrast_ink(FILL[colour]), anchor="mm")
+    return _sized(draw_at, 2 * ICON_R + 4)
+
+
+@lru_cache(maxsize=256)
+def _row_box(w: int, h: int) -> Image.Image:
+    """The box round the row of the player to move (or of a winner): white, a dark 2 px outline."""
+    box = sprite(lambda d, s: rounded_panel(d, (s, s, (w - 1) * s, (h - 1) * s), fill=ACTIVE_FILL, outline=INK,
+                                            width=round(2 * s), radius=round(9 * s)), (w, h), scale=SPRITE_SCALE)
+    tile = Image.new("RGB", (w, h), PANEL_FILL)      # opaque on the panel: the fastest paste
+    tile.paste(box, (0, 0), box)
+    return tile
+
+
+# --- The static layer ------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=4)
+def _static(players: int) -> Image.Image:
+    """Everything that does not depend on the position, drawn once per player count (supersampled)."""
+    sc = STATIC_SCALE
+    image = Image.new("RGB", (WIDTH * sc, height(players) * sc), BACKGROUND)
+    d = ImageDraw.Draw(image)
+
+    def p(x: float, y: float) -> tuple[float, float]:
+        return x * sc, y * sc
+
+    def box(x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+        return x0 * sc, y0 * sc, x1 * sc, y1 * sc
+
+    def text(xy: tuple[float, float], s: str, *, size: int = TEXT, bold: bool = True, fill: RGB = MUTED,
+             anchor: str = "mm") -> None:
+        d.text(p(*xy), s, font=font(size * sc, bold), fill=fill, anchor=anchor)
+
+    # exploded levels
+    for k, n in enumerate(SIZE):
+        x0 = LEVEL_X[k]
+        top = level_top(k)
+        rounded_panel(d, box(x0 - 6, top - 6, x0 + n * PITCH + 6, top + n * PITCH + 6), fill=GRID_FILL,
+                      radius=14 * sc)
+        text((x0 + n * PITCH / 2, top - 22), f"Level {k + 1} ({n}×{n})")
+
+    # from above, its caption and the inner-pyramid heading
+    u = ABOVE_U
+    text((ABOVE_X + 2 * u, ROW_B + 12), "From above", fill=INK)
+    rounded_panel(d, box(ABOVE_X - 4, ABOVE_Y - 4, ABOVE_X + 4 * u + 4, ABOVE_Y + 4 * u + 4), fill=GRID_FILL,
+                  radius=10 * sc)
+    for i, f in enumerate("abcd"):
+        text((ABOVE_X + (i + 0.5) * u, ABOVE_Y + 4 * u + 17), f, fill=INK)
+        text((ABOVE_X - 17, ABOVE_Y + 4 * u - (i + 0.5) * u), str(i + 1), fill=INK)
+    for i, line in enumerate(ABOVE_CAPTION):
+        text((MARGIN + 4, CAPTION_Y + i * 26), line, bold=False, anchor="lm")
+    text((MARGIN + 4, INNER_Y), "Inner pyramid:", fill=INK, anchor="lm")
+
+    # faces: titles, empty slots, edge ticks
+    for f in FACE_NAMES:
+        text((FACE_TEXT_X, face_top(f) + FACE_TITLE_DY), FACE_TITLE[f], fill=INK, anchor="lm")
+        r = FACE_D / 2 - 1
+        for slot in range(9):
+            x, y = face_centre(f, slot)
+            if slot in (0, 3, 4, 6, 7, 8):      # rising-edge marbles (first and last of each row): a tick
+                side = -1 if slot in (0, 4, 7) else 1
+                d.line([p(x + side * (r + 2), y), p(x + side * (r + 8), y)], fill=MUTED, width=2 * sc)
+
+    # the panel
+    bottom = height(players) - MARGIN
+    rounded_panel(d, box(MARGIN, ROW_C, WIDTH - MARGIN, bottom), fill=PANEL_FILL, radius=14 * sc)
+    return image.reduce(sc)
+
+
+# --- Drawing ---------------------------------------------------------------------------------------------
 
 def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | None = None,
          previous=None) -> Image.Image:
     """The board image of a Spinca ``state`` (see the module docstring)."""
     players = state.players
-    seat_names = SEAT_NAMES[players]
-    names = [str(n) for n in (names or ())][:players]
-    names += list(seat_names[len(names):])
-    colours = state.colours
-    labels = {c: c for c in colours}
+    image = _static(players).copy()
     locked = set(state.locked_cells)
     playable = set(state.playable_cells())
-    slide, drops, placed, last_text = _last_turn(state, list(last_turn or ()), previous)
+    slide, drops, placed, _ = _last_turn(state, list(last_turn or ()), previous)
+    colour_at = {cell: state.colour_at(cell) for cell in NAMES}
 
-    image = supersampled(WIDTH, height(state), SCALE, BACKGROUND)
-    d = ImageDraw.Draw(image)
-    if state.is_over:
-        winners = " and ".join(names[s] for s in state.winners)
-        status = f"{winners} win{'' if len(state.winners) > 1 else 's'} · temple complete"
-    else:
-        seat = state.to_move
-        who = names[seat] if names[seat] == seat_names[seat] else f"{names[seat]} ({seat_names[seat]})"
-        status = f"{who} to move · turn {state.count + 1} of 29"
-    _text(d, (WIDTH / 2, HEADER_H / 2 + 2), fit_text(status, _zi(28), _z(WIDTH - 40), bold=True), 28,
-          bold=True, anchor="mm")
-    _exploded(d, state, locked, playable, slide, drops, placed)
-    _from_above(d, state, locked, playable, placed)
-    _faces(d, state, colours, labels)
-    _panel(d, state, names, colours, last_text)
-    return downsample(image, SCALE)
+    # exploded levels: cells, the placed ring, the slide arrow (under the names of its two cells), badges
+    kinds = {cell: colour_at[cell] or ("live" if cell in playable else "dead") for cell in NAMES}
+    half = RADIUS + 2
+    for cell in NAMES:
+        x, y = cell_centre(cell)
+        image.paste(_cell_tile(cell, kinds[cell]), (round(x) - half, round(y) - half))
+    if placed is not None and colour_at[placed]:
+        paste(image, _placed_ring(RADIUS), cell_centre(placed))
+    if slide is not None:
+        (xa, ya), (xb, yb) = cell_centre(slide[0]), cell_centre(slide[1])
+        paste(image, _slide_arrow(xb - xa, yb - ya), ((xa + xb) / 2, (ya + yb) / 2))
+        for cell in slide:
+            paste(image, _cell_label(cell, kinds[cell]), cell_centre(cell))
+    for cell in NAMES:
+        if not colour_at[cell]:
+            continue
+        x, y = cell_centre(cell)
+        if cell in drops:
+            paste(image, _tumble_badge(13), (x + 0.72 * RADIUS, y + 0.72 * RADIUS))
+        if cell in locked:
+            paste(image, _lock_badge(13), (x + 0.72 * RADIUS, y - 0.72 * RADIUS))
+
+    # from above: the base (opaque tiles), then level by level, so the upper marbles cover the lower
+    half = ABOVE_U // 2
+    lettered = {cell: colour_at[cell] is not None and not any(colour_at[c] for c in _ABOVE[cell]) for cell in NAMES}
+    for cell in NAMES[:16]:
+        x, y = above_centre(cell)
+        image.paste(_above_tile(colour_at[cell], lettered[cell]), (round(x) - half, round(y) - half))
+    for cell in NAMES:
+        k = CELLS[INDEX[cell]][0]
+        centre = above_centre(cell)
+        colour = colour_at[cell]
+        if colour is None:
+            if k and cell in playable:
+                paste(image, _above_playable(), centre)
+            continue
+        if cell == placed:
+            paste(image, _placed_ring(ABOVE_R, 3.5), centre)
+        if k:
+            paste(image, _above_stacked(colour, lettered[cell]), centre)
+        if cell in locked:
+            paste(image, _lock_badge(9), (centre[0] + 0.3 * ABOVE_U, centre[1] - 0.3 * ABOVE_U))
+
+    # faces: row by row, bottom first
+    for f in FACE_NAMES:
+        cells = state.face_cells(f)
+        for first, last in ((0, 4), (4, 7), (7, 9)):
+            row = tuple(colour_at[c] for c in cells[first:last])
+            (xa, y), (xb, _) = face_centre(f, first), face_centre(f, last - 1)
+            paste(image, _face_row(row), ((xa + xb) / 2, y))
+
+    # the panel's rows: the active box, the colour icon
+    plan = layout(state, last_turn, names, previous)
+    box = _row_box(WIDTH - 2 * MARGIN - 12, ROW_H - 2)
+    for seat in plan.active_rows:
+        image.paste(box, (round(WIDTH / 2 - box.width / 2), round(row_centre(seat) - box.height / 2)))
+    for seat in range(players):
+        paste(image, _icon(state.seat_colour(seat)), (ICON_X, row_centre(seat)))
+
+    for t in plan.texts:      # cached opaque tiles, set word by word from cached words
+        tile, ox, oy = _line_tile(t.text, t.size, t.bold, t.fill, t.bg, t.anchor, t.name)
+        image.paste(tile, (round(t.xy[0]) + ox, round(t.xy[1]) + oy))
+    for x, y in plan.badges:
+        im, ox, oy = _winner_badge()
+        image.paste(im, (round(x) + ox, round(y) + oy), im)
+    return image
+
+
+# --- The fixed palette -----------------------------------------------------------------------------------
+
+PALETTE_SIZE = 64       # enough for the anti-aliased edges of this flat picture; fewer colours, smaller PNGs
+KEY_COLOURS: tuple[RGB, ...] = (*FILL.values(), *EDGE.values(), GRID_FILL, HOLE_FILL, DEAD_FILL, DEAD_INK,
+                                PANEL_FILL, ACTIVE_FILL, LOCK_FILL, PLACED_RING, SLIDE_INK, TUMBLE_FILL, WINNER,
+                                INK, MUTED, BACKGROUND, SHADOW)
+
+
+def _sample_boards() -> list[Image.Image]:
+    """A few boards covering every colour a board shows: marbles of all three colours in every view, holes,
+    dead points, locks, tumbles, the placed ring, the slide arrow, the active row and the winner badge."""
+    out = []
+    for players, seed, turns in ((3, 5, 29), (4, 11, 17)):
+        rng = random.Random(seed)
+        state = prev = GAME.new(players)
+        move = ""
+        for _ in range(turns):
+            moves = state.legal_moves()
+            slides = [m for m in moves if "-" in m]
+            prev, move = state, rng.choice(slides or moves)
+            state = state.play(move)
+        out.append(draw(state, [move], None, prev))
+    return out
+
+
+# The words boards are made of (numbers, cell names, the fixed phrases, the end-of-game templates): drawn at
+# first use, so a board draws almost no text.
+_NUMBERS = [f"{n}{end}" for n in range(41) for end in ("", ",", ".", ")", ").", "),", ";")]
+_WORDS = (_NUMBERS + [f"{cell}{end}" for cell in NAMES for end in ("", ",", ".")]
+          + "White: Black: Red: White Black Red one group groups of and no marble → point points pt pts left · "
+            "team inner Last turn (White): (Black): (Red): (White (Black A): B): (White) (Black) (Red) A) B) slid "
+            "the white black red marble tumbled to placed Locked (+): which may not slide or tumble none W B R "
+            "Turn The temple is complete. ◀ move".split())
+_TEMPLATE_WORDS = [w for template in GAME.terminations.values() for w in template.split() if "{" not in w]
+_FACE_WORDS = "White: Black: Red: one group groups of and no marble → point points pt pts Turn The temple is " \
+              "complete.".split()
+_ROW_WORDS = "left · team point points inner (White) (Black) (Red) (White A) (Black A) (White B) (Black B) " \
+             "A) B)".split()
+
+
+def _warm() -> None:
+    """Draw every sprite of the finite sets once (cells, balls, badges, arrows): boards then only paste."""
+    for players in GAME.player_counts:
+        _static(players)
+    kinds = ("W", "B", "R", "live", "dead")
+    for cell in NAMES:
+        for kind in kinds:
+            _cell_tile(cell, kind)
+    for colour in (None, "W", "B", "R"):
+        _face_ball(colour)
+        for lettered in (False, True):
+            _above_tile(colour, lettered)
+            if colour is not None:
+                _above_stacked(colour, lettered)
+    for colour in FILL:
+        _icon(colour)
+    balls = (None, "W", "B", "R")
+    for n in (2, 3, 4):
+        for row in itertools.product(balls, repeat=n):
+            _face_row(row)
+    for dx in (-PITCH, 0, PITCH):
+        for dy in (-PITCH, 0, PITCH):
+            if dx or dy:
+                _slide_arrow(dx, dy)
+    _placed_ring(RADIUS), _placed_ring(ABOVE_R, 3.5), _lock_badge(13), _lock_badge(9), _tumble_badge(13)
+    for word in _WORDS:                                 # the panel's lines
+        _word_tile(word, TEXT, False, INK, PANEL_FILL, False)
+    for word in (*_NUMBERS[:41], *_FACE_WORDS):         # the faces and the status
+        _word_tile(word, TEXT, False, INK, BACKGROUND, False)
+    for word in (*_NUMBERS[:41], *_ROW_WORDS):          # the boxed row (player to move, winners)
+        _word_tile(word, TEXT, False, INK, ACTIVE_FILL, False)
+    for word in ("W", "B", "R", "·", "0", "1", "2", "3", "4", "5"):
+        _word_tile(word, TEXT, True, INK, BACKGROUND, False)        # the inner-pyramid counts
+    for word in ("◀", "to", "move"):
+        _word_tile(word, TEXT, True, INK, ACTIVE_FILL, False)
+    for word in (*_TEMPLATE_WORDS, *_NUMBERS):          # the end sentence holds names: drawn by draw_name
+        _word_tile(word, TEXT, False, INK, PANEL_FILL, True)
+    for word in ("to", "move", "win", "wins", "and", "(White", "(Black", "(White)", "(Black)", "(Red)", "A)", "B)"):
+        _word_tile(word, 28, True, INK, BACKGROUND, True)
+    for cell in NAMES:
+        for kind in ("W", "B", "R", "live", "dead"):
+            _cell_label(cell, kind)
+    for groups in sorted(set(GROUPS)):                  # every line a face can show
+        for colour in FILL:
+            _line_tile(face_line(colour, groups, groups[0] if groups else 0), TEXT, False, INK, BACKGROUND, "lm",
+                       False)
+    for turn in range(1, 30):
+        _line_tile(f"Turn {turn} of 29", TEXT, False, INK, BACKGROUND, "mm", False)
+    _above_playable(), _winner_badge(), _row_box(WIDTH - 2 * MARGIN - 12, ROW_H - 2)
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The key colours exactly (marbles, highlights, backgrounds, the winner badge: a median cut could merge
+    the rare ones), then ``build_palette``'s median cut of sample boards for their anti-aliased edges."""
+    _warm()
+    cut = build_palette(*_sample_boards(), colours=PALETTE_SIZE - len(KEY_COLOURS))
+    data = cut.getpalette() or []
+    found = [tuple(data[i:i + 3]) for i in range(0, 3 * (PALETTE_SIZE - len(KEY_COLOURS)), 3)]
+    colours = list(dict.fromkeys([*KEY_COLOURS, *found]))     # ordered, without repeats
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([v for colour in colours for v in colour])
+    return palette
+
+
+def palette(state) -> Image.Image:
+    """The fixed palette of every Spinca board (the same for every player count), built at first use."""
+    return _palette()
