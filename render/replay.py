@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from PIL import Image
 
 from engines import GAMES, State
-from render.common import build_palette
+from render.common import BACKGROUND, build_palette
 
 FRAME_MS = 900          # each turn
 FIRST_MS = 1200         # the starting position
@@ -32,16 +32,23 @@ def replay_gif(game: str, frames: Sequence[Frame], names: Sequence[str] | None =
     if len(frames) > MAX_FRAMES:
         frames = [*frames[: MAX_FRAMES // 2], *frames[-MAX_FRAMES // 2:]]
     module = importlib.import_module(f"render.{GAMES[game].key}")
-    images = []
-    palette = None
+    drawn = []
     for state, previous, moves in frames:
         image = module.draw(state, list(moves), list(names) if names else None, previous).convert("RGB")
         if image.width > FRAME_WIDTH:
             image = image.resize((FRAME_WIDTH, round(image.height * FRAME_WIDTH / image.width)),
                                  Image.Resampling.BOX)
-        if palette is None:   # one colour table for every frame: the game's, scaled like the frames
-            own = getattr(module, "palette", None)
-            palette = own(state) if own is not None else build_palette(image)
+        drawn.append(image)
+    # A GIF has one size: a board that grows (an end-of-game card) must not lose its last lines.
+    size = (max(i.width for i in drawn), max(i.height for i in drawn))
+    own = getattr(module, "palette", None)
+    palette = own(frames[0][0]) if own is not None else build_palette(drawn[0])   # one colour table for all
+    images = []
+    for image in drawn:
+        if image.size != size:
+            canvas = Image.new("RGB", size, BACKGROUND)
+            canvas.paste(image, (0, 0))
+            image = canvas
         images.append(image.quantize(palette=palette, dither=Image.Dither.NONE))
     durations = [FIRST_MS] + [FRAME_MS] * (len(images) - 2) + [LAST_MS] if len(images) > 1 else [LAST_MS]
     buf = io.BytesIO()

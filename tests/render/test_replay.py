@@ -64,3 +64,16 @@ def test_a_very_long_game_keeps_its_first_and_last_turns(monkeypatch):
 def test_a_replay_needs_the_start():
     with pytest.raises(ValueError):
         replay_gif("tintas", [])
+
+
+def test_a_frame_taller_than_the_first_is_kept_whole():
+    """Boards grow at the end (a card with the end sentence): every frame keeps all its lines."""
+    frames = turns_of("tintas", 200, seed=5)
+    assert frames[-1][0].is_over
+    image = Image.open(io.BytesIO(replay_gif("tintas", frames, ["Ann", "Bob"])))
+    from render.tintas import draw
+    last = draw(frames[-1][0], list(frames[-1][2]), ["Ann", "Bob"], frames[-1][1])
+    first = draw(frames[0][0], [], ["Ann", "Bob"], None)
+    scale = min(1.0, FRAME_WIDTH / last.width)
+    assert last.height > first.height                      # the end board is taller ...
+    assert image.height == round(last.height * scale)      # ... and the animation is as tall as it
