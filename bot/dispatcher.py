@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from bot.loop import WakeableLoop
 from bot.services import Services
 from bot.services.context import iso
 from bot.store.rows import Announcement, OutboxRow
@@ -67,22 +68,21 @@ def _process_gone(owner: str) -> bool:
     return False
 
 
-class Dispatcher:
+class Dispatcher(WakeableLoop):
+    name = "dispatcher"
+    max_sleep = IDLE_SLEEP
+
     def __init__(self, services: Services, deliver: Deliver, *, owner: str | None = None,
                  batch: int = MATCHES_PER_PASS):
+        super().__init__()
         self.services = services
         self.deliver = deliver
         self.owner = owner or owner_name()
         self.batch = batch          # matches claimed at a time
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task | None = None
         self._unsubscribe = services.events.announcements.subscribe(lambda _match_id: self._wake.set())
         self.delivered = 0
         self.failed = 0       # rows given up on
         self.failures = 0     # consecutive failing passes
-
-    def wake(self) -> None:
-        self._wake.set()
 
     async def release_dead_claims(self) -> int:
         """At start-up: take back the claims of processes of this host that are gone (a crash, a restart)."""
@@ -174,30 +174,9 @@ class Dispatcher:
         when = await self.services.outbox.next_due()
         return datetime.fromisoformat(when) if when else None
 
-    async def run_forever(self) -> None:
-        """Catch up at once (also on rows a dead process held), then deliver whenever woken or due."""
+    async def before_first_pass(self) -> None:
+        """Catch up at once, also on rows a process that died was holding."""
         try:
             await self.release_dead_claims()
         except Exception:
             log.exception("dispatcher: could not release old claims")
-        while True:
-            self._wake.clear()
-            delay = await self.pass_once()
-            try:
-                await asyncio.wait_for(self._wake.wait(), timeout=min(max(delay, 0.5), IDLE_SLEEP))
-            except TimeoutError:
-                pass
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self.run_forever(), name="dispatcher")
-
-    async def stop(self) -> None:
-        self._unsubscribe()
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
+from bot.loop import WakeableLoop
 from bot.model import Match
 from bot.services import Services
 
@@ -25,11 +26,14 @@ MIN_SLEEP = 1.0         # no busy loop on a row that stays due
 BACKOFF = (1.0, 5.0, 30.0, 120.0)   # after consecutive failing passes
 
 
-class Scheduler:
+class Scheduler(WakeableLoop):
+    name = "scheduler"
+    min_sleep = MIN_SLEEP
+    max_sleep = MAX_SLEEP
+
     def __init__(self, services: Services):
+        super().__init__()
         self.services = services
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task | None = None
         self._next: datetime | None = None      # when the loop means to wake up next
         self._unsubscribe = services.events.deadline_set.subscribe(self.deadline_set)
         self.failures = 0
@@ -39,9 +43,6 @@ class Scheduler:
         if when is not None and (self._next is None or when < self._next):
             self._next = when
             self._wake.set()
-
-    def wake(self) -> None:
-        self._wake.set()
 
     async def run_due(self) -> list[tuple[str, int]]:
         """Handle everything due now: expired challenges, deadlines, reminders. Returns (kind, match id).
@@ -85,26 +86,3 @@ class Scheduler:
         self._next = nxt
         delay = MAX_SLEEP if nxt is None else (nxt - self.services.clock()).total_seconds()
         return min(max(delay, MIN_SLEEP), MAX_SLEEP)
-
-    async def run_forever(self) -> None:
-        while True:
-            self._wake.clear()
-            delay = await self.pass_once()
-            try:
-                await asyncio.wait_for(self._wake.wait(), timeout=delay)
-            except TimeoutError:
-                pass
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self.run_forever(), name="scheduler")
-
-    async def stop(self) -> None:
-        self._unsubscribe()
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None

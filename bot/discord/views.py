@@ -20,6 +20,24 @@ _STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle
            "cancel": discord.ButtonStyle.secondary}
 
 
+class MatchButton(ui.DynamicItem[ui.Button], template=r"(?!)"):
+    """A button about one match, its custom id '<prefix>:<match id>' (subclasses set the template to match)."""
+
+    prefix = ""
+    label = ""
+    emoji: str | None = None
+    style = discord.ButtonStyle.secondary
+
+    def __init__(self, match_id: int):
+        super().__init__(ui.Button(label=self.label, emoji=self.emoji, style=self.style,
+                                   custom_id=f"{self.prefix}:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
+        return cls(int(match["id"]))
+
+
 class ChallengeButton(ui.DynamicItem[ui.Button], template=r"ch:(?P<action>accept|decline|cancel):(?P<id>\d{1,19})"):
     """Accept / Decline (the challenged) and Cancel (the challenger) on a challenge card."""
 
@@ -67,17 +85,10 @@ class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,19}):(?P
             await bot.dispatcher.deliver_pending(self.match_id)
 
 
-class BumpButton(ui.DynamicItem[ui.Button], template=r"bp:(?P<id>\d{1,19})"):
+class BumpButton(MatchButton, template=r"bp:(?P<id>\d{1,19})"):
     """Re-post the board at the bottom of the channel (it may have scrolled away in a busy channel)."""
 
-    def __init__(self, match_id: int):
-        super().__init__(ui.Button(label="Bump", emoji="⤵️", style=discord.ButtonStyle.secondary,
-                                   custom_id=f"bp:{match_id}"))
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
-        return cls(int(match["id"]))
+    prefix, label, emoji = "bp", "Bump", "⤵️"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)
@@ -90,17 +101,10 @@ class BumpButton(ui.DynamicItem[ui.Button], template=r"bp:(?P<id>\d{1,19})"):
             await bot.poster.repost_board(interaction, match)
 
 
-class RematchButton(ui.DynamicItem[ui.Button], template=r"rm:(?P<id>\d{1,19})"):
+class RematchButton(MatchButton, template=r"rm:(?P<id>\d{1,19})"):
     """Same players, seats rotated: posts a new challenge everyone else must accept (once per match)."""
 
-    def __init__(self, match_id: int):
-        super().__init__(ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.primary,
-                                   custom_id=f"rm:{match_id}"))
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
-        return cls(int(match["id"]))
+    prefix, label, emoji, style = "rm", "Rematch", "🔁", discord.ButtonStyle.primary
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)
@@ -111,17 +115,10 @@ class RematchButton(ui.DynamicItem[ui.Button], template=r"rm:(?P<id>\d{1,19})"):
             await bot.dispatcher.deliver_pending(match.id)
 
 
-class TextBoardButton(ui.DynamicItem[ui.Button], template=r"tb:(?P<id>\d{1,19})"):
+class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
     """The position as text, privately: for screen readers, and for anyone who prefers it."""
 
-    def __init__(self, match_id: int):
-        super().__init__(ui.Button(label="Text board", emoji="📝", style=discord.ButtonStyle.secondary,
-                                   custom_id=f"tb:{match_id}"))
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
-        return cls(int(match["id"]))
+    prefix, label, emoji = "tb", "Text board", "📝"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)

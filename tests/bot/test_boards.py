@@ -6,15 +6,9 @@ from __future__ import annotations
 import io
 import random
 
-import pytest
 from PIL import Image
 
 from tests.bot.support import boards, cards, said
-
-
-@pytest.fixture
-def people(fake):
-    return fake.user(11, "Ann"), fake.user(12, "Bob"), fake.user(13, "Cy")
 
 
 async def start_match(fake, ann, bob):

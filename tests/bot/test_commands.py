@@ -12,11 +12,6 @@ from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, boards, cards, make_bot, said
 
 
-@pytest.fixture
-def people(fake):
-    return fake.user(11, "Ann"), fake.user(12, "Bob"), fake.user(13, "Cy")
-
-
 async def start_match(fake, ann, bob):
     card = cards(await fake.slash(ann, "tintas challenge", opponent=bob))[0]
     out = await fake.click(bob, card.button("Accept")["custom_id"], message=card)

@@ -9,11 +9,6 @@ from bot.discord.interaction import MAX_MESSAGE
 from tests.bot.support import boards, cards, said
 
 
-@pytest.fixture
-def people(fake):
-    return fake.user(11, "Ann"), fake.user(12, "Bob"), fake.user(13, "Cy")
-
-
 async def start_match(fake, ann, bob):
     card = cards(await fake.slash(ann, "tintas challenge", opponent=bob))[0]
     out = await fake.click(bob, card.button("Accept")["custom_id"], message=card)
