@@ -49,9 +49,13 @@ class RenderPool:
         count = (os.cpu_count() or 1) if processes is None else processes
         self._executor = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_warm) if count else None
+        self._started: list = []
         if self._executor is not None:   # start every worker now (the pool would start them one by one, late)
-            for _ in range(count):
-                self._executor.submit(_ready)
+            self._started = [self._executor.submit(_ready) for _ in range(count)]
+
+    async def ready(self) -> None:
+        """Wait until every worker has started and built its caches."""
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in self._started))
 
     async def board(self, state: State, *, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
                     previous: State | None = None) -> bytes:
