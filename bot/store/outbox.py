@@ -59,8 +59,10 @@ class OutboxStore:
         """Mark a row delivered; False if it was delivered already (or, given ``owner``, another owns it)."""
         guard = "" if owner is None else " AND claimed_by = ?"
         params: tuple = (now, result, message_id, row_id) + (() if owner is None else (owner,))
-        sql = f"UPDATE outbox SET done_at = ?, result = ?, message_id = ?, claimed_until = NULL WHERE id = ?" \
-              f" AND done_at IS NULL{guard}"
+        # an interaction's token is kept only until its reply is done (or given up): no credential lingers
+        sql = ("UPDATE outbox SET done_at = ?, result = ?, message_id = ?, claimed_until = NULL,"
+               " payload = CASE WHEN kind = 'reply' THEN '{}' ELSE payload END"
+               f" WHERE id = ? AND done_at IS NULL{guard}")
         if tx is not None:
             return await tx.execute(sql, params) == 1
         async with self.db.transaction() as own:

@@ -254,3 +254,14 @@ async def test_due_queries_use_an_index(db, query):
                              f" AND {column} <= ? ORDER BY {column}", ("2026",))
     detail = " ".join(r[3] for r in plan)
     assert "SEARCH matches USING" in detail and "INDEX" in detail and "SCAN" not in detail, detail
+
+
+async def test_an_interaction_token_is_forgotten_once_its_reply_is_done(services, db):
+    dispatcher = Dispatcher(services, Recorder())
+    match = await started(services)
+    async with services.db.transaction() as tx:
+        await services.outbox.add(tx, match.id, [Announcement("reply", {"token": "secret-token", "text": "ok"})],
+                                  now=services.ctx.now())
+    await dispatcher.deliver_pending()
+    rows = await db.fetchall("SELECT payload FROM outbox WHERE kind = 'reply'")
+    assert rows and all("secret-token" not in r[0] for r in rows)
