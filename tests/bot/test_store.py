@@ -110,3 +110,18 @@ async def test_two_processes_on_one_database_store_a_turn_once(db_path, services
         assert len(await services.matches.moves(match.id)) == 1
     finally:
         await other_db.close()
+
+
+async def test_migration_004_fills_the_turn_counts_of_matches_played_before_it(services, db):
+    """A database from before 004: the whole turns, the last turn's start and seat come from the move log."""
+    match = await play_random_turns(services, await start_tintas(services), 9, random.Random(8))
+    expected = tuple(await db.fetchone("SELECT whole_turns, turn_start_ply, last_seat FROM matches"))
+    async with db.transaction() as tx:       # as 003 left it: none of the three columns filled
+        await tx.execute("UPDATE matches SET whole_turns = 0, turn_start_ply = 0, last_seat = NULL")
+        from bot.store.db import _statements, migrations
+        sql = next(text for version, _, text in migrations() if version == 4)
+        for statement in _statements(sql):
+            if statement.startswith("UPDATE matches SET"):
+                await tx.execute(statement)
+    assert tuple(await db.fetchone("SELECT whole_turns, turn_start_ply, last_seat FROM matches")) == expected
+    assert expected[0] >= 9 and match.status in ("active", "finished")

@@ -14,9 +14,10 @@ UPDATE matches SET last_seat = (SELECT seat FROM moves WHERE moves.match_id = ma
 UPDATE matches SET turn_start_ply = COALESCE((SELECT MAX(ply) FROM moves WHERE moves.match_id = matches.id
                                               AND seat <> matches.last_seat), 0)
  WHERE last_seat IS NOT NULL;
-UPDATE matches SET whole_turns = (
+UPDATE matches SET whole_turns = (   -- the runs of one seat's moves, but for a turn still being played
     SELECT COUNT(*) FROM (SELECT seat, LAG(seat) OVER (ORDER BY ply) AS before FROM moves
-                          WHERE moves.match_id = matches.id) WHERE before IS NOT NULL AND before <> seat);
+                          WHERE moves.match_id = matches.id) WHERE before IS NULL OR before <> seat)
+    - (CASE WHEN status = 'active' AND to_move = last_seat THEN 1 ELSE 0 END);
 
 CREATE INDEX matches_remind ON matches (status, remind_at);
 CREATE INDEX matches_expiry ON matches (status, expires_at);
