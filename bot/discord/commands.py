@@ -75,11 +75,14 @@ def build_game_group(game: Game) -> app_commands.Group:
             await bot.dispatcher.deliver_pending(found.id)
 
     @group.command(name="board", description=f"Show the current board of your {game.title} match again")
-    @app_commands.describe(match="Which match, if you play several here")
+    @app_commands.describe(match="Which match: one of yours here, or any match of the server by number (#12)")
     async def board(interaction: discord.Interaction, match: str | None = None) -> None:
         async with acknowledged(interaction):
-            found = await _find(interaction, game, match)
-            await app(interaction).poster.repost_board(interaction, found)
+            found = await _find(interaction, game, match, watch=True)
+            if found.participant(interaction.user.id) is None:   # a spectator: shown privately, nobody pinged
+                await app(interaction).poster.show_board(interaction, found)
+            else:
+                await app(interaction).poster.repost_board(interaction, found)
 
     @group.command(name="resign", description=f"Resign your {game.title} match (asks for confirmation)")
     @app_commands.describe(match="Which match, if you play several here")
@@ -234,10 +237,10 @@ def _add_generated(group: app_commands.Group, name: str, description: str,
 
 
 async def _find(interaction: discord.Interaction, game: Game, match: str | None, *,
-                prefer_my_turn: bool = False) -> Match:
+                prefer_my_turn: bool = False, watch: bool = False) -> Match:
     return await app(interaction).services.queries.find_match(
         game.key, interaction.user.id, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
-        match_id=parse_match_id(match), prefer_my_turn=prefer_my_turn)
+        match_id=parse_match_id(match), prefer_my_turn=prefer_my_turn, watch=watch)
 
 
 def _move_autocomplete(game: Game):
@@ -283,34 +286,41 @@ def _match_autocomplete(game: Game):
     return complete
 
 
-@app_commands.command(name="matches", description="Your active matches in this server, across games")
+@app_commands.command(name="matches", description="Active matches and open challenges in this server, across games")
+@app_commands.describe(user="Whose matches (default: yours); anyone may look at anyone's")
 @app_commands.guild_only()
-async def matches_command(interaction: discord.Interaction) -> None:
+async def matches_command(interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    who_asks = user or interaction.user
+    own = who_asks.id == interaction.user.id
     async with acknowledged(interaction):
         mine = await app(interaction).services.queries.matches_of(
-            interaction.user.id, guild_id=interaction.guild_id or 0, statuses=("active", "challenge"))
+            who_asks.id, guild_id=interaction.guild_id or 0, statuses=("active", "challenge"))
         if not mine:
-            await finish(interaction, embed=info_embed("You have no active matches or open challenges here. "
-                                                       "Start one with /<game> challenge."))
+            text = "You have no active matches or open challenges here. Start one with /<game> challenge." if own \
+                else f"{who_asks.display_name} has no active matches or open challenges here."
+            await finish(interaction, embed=info_embed(text))
             return
         lines = []
         for m in mine:
             others = ", ".join(p.name for p in sorted(m.participants, key=lambda p: p.invited_order)
-                               if p.user_id != interaction.user.id)
+                               if p.user_id != who_asks.id)
             variant = f" ({m.variant_label})" if m.variant_label else ""
             if m.status == "challenge":
                 state = "open challenge"
                 link_id = m.row.card_message_id
             else:
                 who = m.to_move_user
-                state = "**your turn**" if who and who.user_id == interaction.user.id \
-                    else f"{who.name if who else '?'} to move"
+                if who and who.user_id == who_asks.id:
+                    state = "**your turn**" if own else f"**{who_asks.display_name}'s turn**"
+                else:
+                    state = f"{who.name if who else '?'} to move"
                 link_id = m.row.board_message_id
             label = "challenge" if m.status == "challenge" else "board"
             link = f" · [{label}]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""
-            mark = "▶️" if "your turn" in state else "•"
+            mark = "▶️" if "turn**" in state else "•"
             lines.append(f"{mark} **{m.game.title}**{variant} #{m.id} vs {others} — {state}{link}")
-        embed = discord.Embed(title="Your matches", description="\n".join(lines)[:MAX_EMBED_TEXT],
+        title = "Your matches" if own else f"{wording.shorten(who_asks.display_name, 64)}'s matches"
+        embed = discord.Embed(title=title, description="\n".join(lines)[:MAX_EMBED_TEXT],
                               colour=discord.Colour.blurple())
         await finish(interaction, embed=embed)
 

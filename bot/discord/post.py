@@ -244,6 +244,13 @@ class Poster:
         return Delivered("played" if result else "skipped: the match moved on")
 
     # ---- posts that change nothing ----------------------------------------------------------------------------
+    async def show_board(self, interaction: discord.Interaction, match: Match) -> None:
+        """A match's current board shown privately to someone who does not play in it (nobody is pinged)."""
+        file = await self._render(match, match.state, match.previous, match.last_turn)
+        who = match.to_move_user
+        text = wording.result_text(match) if match.is_over else f"**{who.name if who else '?'}** is to move."
+        await interaction.edit_original_response(embed=board_embed(match, text), attachments=[file])
+
     async def repost_board(self, interaction: discord.Interaction, match: Match) -> None:
         """Post the current board again as a new message (pinging whoever is to move) and link it privately."""
         prefs = await self._prefs(self._concerned(match))

@@ -75,17 +75,20 @@ class Queries:
         return await self.many(ids)
 
     async def find_match(self, game: str, user_id: int, *, guild_id: int, channel_id: int,
-                         match_id: int | None = None, prefer_my_turn: bool = False) -> Match:
+                         match_id: int | None = None, prefer_my_turn: bool = False, watch: bool = False) -> Match:
         """The match a command means: the one named, or the caller's only active one in this channel.
 
         One rule for every command: a match is played in its own channel (or thread). Named from elsewhere,
-        or looked for where the caller has none, the answer says where the caller's matches are.
+        or looked for where the caller has none, the answer says where the caller's matches are. With ``watch``
+        (looking, not acting) any started match of the server may be named, by anyone, from anywhere.
         """
         title = GAMES[game].title
         if match_id is not None:
             match = await self.get(match_id)
             if match.row.guild_id != guild_id or match.row.game != game:
                 raise NotFound(f"There is no {title} match #{match_id} in this server.")
+            if watch and match.state is not None:
+                return match
             if match.participant(user_id) is None:
                 raise NotAllowed(f"You are not playing in {title} match #{match_id}.")
             if match.row.channel_id != channel_id:

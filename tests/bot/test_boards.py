@@ -83,3 +83,26 @@ async def test_replay_shows_a_running_match_privately_and_refuses_what_it_cannot
     assert "is not a match number" in said(await fake.slash(cy, "replay", match="²"))
     cards(await fake.slash(ann, "tintas challenge", opponent=cy))
     assert "never started" in said(await fake.slash(cy, "replay", match="#2"))
+
+
+async def test_anyone_in_the_server_may_look_at_a_match_privately_and_nobody_is_pinged(fake, people):
+    ann, bob, cy = people
+    await start_match(fake, ann, bob)
+    elsewhere = 2001
+    fake.channel(elsewhere, "lobby")
+    out = await fake.slash(cy, "tintas board", match="#1", channel_id=elsewhere)   # a spectator, elsewhere
+    shown = [s for s in out if s.files]
+    assert len(shown) == 1 and shown[0].ephemeral and shown[0].kind == "edit_original"
+    assert "is to move" in shown[0].text() and not shown[0].mentions
+    assert not [s for s in out if s.kind == "channel_message"]
+    assert "no active Tintas match" in said(await fake.slash(cy, "tintas move", move="E4", channel_id=elsewhere))
+    out = await fake.slash(cy, "tintas resign", match="#1")
+    assert "not playing in Tintas match #1" in said(out)                            # looking is not acting
+
+
+async def test_matches_lists_another_members_matches(fake, people):
+    ann, bob, cy = people
+    await start_match(fake, ann, bob)
+    text = said(await fake.slash(cy, "matches", user=bob))
+    assert "Bob's matches" in text and "Tintas** #1 vs Ann" in text
+    assert "Cy has no active matches" in said(await fake.slash(ann, "matches", user=cy))
