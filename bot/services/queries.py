@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.model import Match, NotAllowed, NotFound
+from bot.model import BadInput, Match, NotAllowed, NotFound
 from bot.services.context import Context
 from bot.services.positions import Position
 from engines import GAMES, State
@@ -17,7 +17,6 @@ def parse_match_id(raw: str | None) -> int | None:
 
     Only ASCII digits count ('²' and other Unicode digits are no number here), and only ids SQLite can hold.
     """
-    from bot.model import BadInput
     if raw is None or not raw.strip():
         return None
     text = raw.strip().removeprefix("#").strip()

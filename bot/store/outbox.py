@@ -80,17 +80,6 @@ class OutboxStore:
             return await tx.execute("UPDATE outbox SET claimed_until = NULL WHERE claimed_by = ? AND done_at IS NULL",
                                     (owner,))
 
-    async def release_owners(self, prefix: str, alive: set[str]) -> int:
-        """Give up the claims of owners named ``prefix…`` that are not in ``alive`` (processes of this host
-        that are gone)."""
-        rows = await self.db.fetchall("SELECT DISTINCT claimed_by FROM outbox WHERE done_at IS NULL"
-                                      " AND claimed_by LIKE ?", (prefix.replace("%", "") + "%",))
-        released = 0
-        for (owner,) in rows:
-            if owner not in alive:
-                released += await self.release(owner)
-        return released
-
     async def next_due(self) -> str | None:
         """When the earliest undelivered row is due (or its claim runs out)."""
         row = await self.db.fetchone(
