@@ -25,6 +25,7 @@ SERVICE_TERMINATIONS = {
     "never_moved": "{loser} never made a first move before the deadline; the match is aborted (unrated).",
     "aborted": "Aborted by {admin}{reason} (unrated).",
     "turn_cap": "No one won in {turns} turns, so the game is a draw.",
+    "agreement": "Drawn by agreement.",
 }
 
 

@@ -92,6 +92,16 @@ def build_game_group(game: Game) -> app_commands.Group:
             await finish(interaction, f"Resign {game.title} match #{found.id} ({' vs '.join(found.names)})? "
                          "This cannot be undone.", view=resign_view(found))
 
+    @group.command(name="draw", description=f"Offer a draw in your {game.title} match (on your turn)")
+    @app_commands.describe(match="Which match, if you play several here")
+    async def draw(interaction: discord.Interaction, match: str | None = None) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction):
+            found = await _find(interaction, game, match)
+            await bot.services.draws.offer(found.id, interaction.user.id, guild_id=interaction.guild_id or 0)
+            await finish(interaction, "🤝 Draw offered; the others answer with the buttons.")
+            await bot.dispatcher.deliver_pending(found.id)
+
     @group.command(name="rules", description=f"The rules of {game.title} exactly as played here")
     async def rules(interaction: discord.Interaction) -> None:
         messages = rules_messages(game)
@@ -103,6 +113,7 @@ def build_game_group(game: Game) -> app_commands.Group:
     move.autocomplete("match")(_match_autocomplete(game))
     board.autocomplete("match")(_match_autocomplete(game))
     resign.autocomplete("match")(_match_autocomplete(game))
+    draw.autocomplete("match")(_match_autocomplete(game))
     return group
 
 

@@ -27,6 +27,7 @@ from bot.discord.cards import (
     jump_url,
     mention,
 )
+from bot.discord.views import draw_view
 from bot.dispatcher import Delivered, PermanentFailure
 from bot.model import Match, NotFound
 from bot.services import announce
@@ -62,7 +63,7 @@ class Poster:
     # ---- the dispatcher's delivery --------------------------------------------------------------------------
     async def deliver(self, row: OutboxRow) -> Delivered:
         handlers = {"board": self._board, "card": self._card, "reminder": self._reminder, "reply": self._reply,
-                    "dm": self._dm, "bot_turn": self._bot_turn}
+                    "dm": self._dm, "bot_turn": self._bot_turn, "draw": self._draw}
         try:
             return await handlers[row.kind](row)
         except discord.HTTPException as exc:
@@ -238,6 +239,28 @@ class Poster:
         # '@original' names an interaction's own reply (Discord's webhook API); discord.py types ids as int
         await webhook.edit_message("@original", content=text or "Done.")  # type: ignore[call-overload]
         return Delivered("sent")
+
+    async def _draw(self, row: OutboxRow) -> Delivered:
+        """A draw offer (a new message pinging the other players, with the answer buttons) or its refusal."""
+        match = await self.services.queries.get(row.match_id, position=False)
+        ply, by = int(row.payload["ply"]), int(row.payload["by"])
+        channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
+        if row.payload.get("event") == "offer":
+            if match.row.draw_offer_ply != ply or match.ply != ply:
+                return Delivered("skipped: the offer lapsed")
+            others = [p for p in match.seated if p.user_id != by and not p.is_ai]
+            message = await channel.send(
+                f"{' '.join(mention(p) for p in others)} 🤝 <@{by}> offers a draw in "
+                f"{wording.board_caption(match)}. Every other player must accept; a move lets the offer lapse.",
+                view=draw_view(match.id, ply), nonce=nonce(row),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(p.user_id) for p in others]))
+            return Delivered("sent", message.id)
+        offerer = row.payload.get("offerer")
+        ping = f"<@{offerer}> " if offerer else ""
+        message = await channel.send(f"{ping}🤝 <@{by}> declined the draw offer in {wording.board_caption(match)}; "
+                                     "play goes on.", nonce=nonce(row), allowed_mentions=discord.AllowedMentions(
+                                         users=[discord.Object(int(offerer))] if offerer else []))
+        return Delivered("sent", message.id)
 
     async def _bot_turn(self, row: OutboxRow) -> Delivered:
         result = await self.bot.ai.play(row.match_id, ply=int(row.payload["ply"]), completes=row.id)

@@ -64,6 +64,43 @@ class ChallengeButton(ui.DynamicItem[ui.Button], template=r"ch:(?P<action>accept
             await bot.dispatcher.deliver_pending(self.match_id)
 
 
+class DrawButton(ui.DynamicItem[ui.Button],
+                 template=r"dr:(?P<answer>accept|decline):(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
+    """Accept or decline a draw offer; refused once the position has moved on (the offer lapsed)."""
+
+    def __init__(self, answer: str, match_id: int, ply: int):
+        style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.danger
+        super().__init__(ui.Button(label=f"{answer.capitalize()} draw", style=style,
+                                   custom_id=f"dr:{answer}:{match_id}:{ply}"))
+        self.answer, self.match_id, self.ply = answer, match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
+        return cls(match["answer"], int(match["id"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction, update=True):
+            match = await bot.services.draws.answer(self.match_id, interaction.user.id,
+                                                    guild_id=interaction.guild_id or 0, ply=self.ply,
+                                                    accept=self.answer == "accept")
+            if match.status == "active" and match.row.draw_offer_ply == self.ply:
+                names = ", ".join(p.name for p in match.seated if p.user_id in match.row.draw_accepted)
+                await finish(interaction, f"🤝 Draw offered in {wording.board_caption(match)}. Agreed so far: "
+                             f"{names}.", view=draw_view(match.id, self.ply))
+            else:
+                await finish(interaction, "🤝 The draw offer was "
+                             + ("accepted: the match is drawn." if match.is_over else "declined."), view=ui.View())
+            await bot.dispatcher.deliver_pending(self.match_id)
+
+
+def draw_view(match_id: int, ply: int) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(DrawButton("accept", match_id, ply))
+    view.add_item(DrawButton("decline", match_id, ply))
+    return view
+
+
 class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
     """The confirmation of /<game> resign; refused if the position moved on since it was offered."""
 
@@ -130,4 +167,4 @@ class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
 
 
 DYNAMIC_ITEMS: list[type[ui.DynamicItem]] = [ChallengeButton, ResignButton, BumpButton, RematchButton,
-                                             TextBoardButton]
+                                             TextBoardButton, DrawButton]

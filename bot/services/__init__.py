@@ -13,6 +13,7 @@ from bot.events import Events
 from bot.services.challenges import Challenges
 from bot.services.clocks import Clocks
 from bot.services.context import Clock, Context, utcnow
+from bot.services.draws import Draws
 from bot.services.play import Play
 from bot.services.queries import Queries
 from bot.store.db import Database
@@ -30,6 +31,7 @@ class Services:
         self.challenges = Challenges(self.ctx, self.queries)
         self.play = Play(self.ctx, self.queries)
         self.clocks = Clocks(self.ctx, self.queries, self.play, self.challenges)
+        self.draws = Draws(self.ctx, self.queries, self.play)
 
     @property
     def events(self) -> Events:

@@ -98,7 +98,8 @@ class MatchStore:
             params += [turn.clock.deadline_at, turn.clock.remind_at]
         changed = await tx.execute(
             "UPDATE matches SET ply = ?, turn = turn + 1, position = ?, to_move = ?, whole_turns = whole_turns + ?,"
-            f" turn_start_ply = ?, last_seat = ?{clock} WHERE id = ? AND ply = ? AND status = 'active'",
+            f" turn_start_ply = ?, last_seat = ?, draw_offer_ply = NULL, draw_accepted = NULL{clock}"
+            " WHERE id = ? AND ply = ? AND status = 'active'",
             (*params, match_id, expected_ply))
         if changed != 1:
             return False
@@ -119,6 +120,32 @@ class MatchStore:
             " finished_at = ?, deadline_at = NULL, remind_at = NULL WHERE id = ? AND status = 'active'" + guard,
             (result.status, ",".join(map(str, result.winners)), ",".join(map(str, result.ranks)), result.termination,
              result.outcome_json(), now, match_id, *params))
+        return changed == 1
+
+    async def offer_draw(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> bool:
+        """Open a draw offer at ``ply``; False if the match moved on or an offer is open."""
+        changed = await tx.execute(
+            "UPDATE matches SET draw_offer_ply = ?, draw_accepted = ? WHERE id = ? AND ply = ? AND status = 'active'"
+            " AND draw_offer_ply IS NULL", (ply, str(user_id), match_id, ply))
+        return changed == 1
+
+    async def agree_to_draw(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> tuple[int, ...] | None:
+        """Add ``user_id`` to those who agree to the offer made at ``ply``; everyone who agrees, or None if that
+        offer is no longer open."""
+        row = await tx.fetchone("SELECT draw_accepted FROM matches WHERE id = ? AND ply = ? AND draw_offer_ply = ?"
+                                " AND status = 'active'", (match_id, ply, ply))
+        if row is None:
+            return None
+        agreed = tuple(int(x) for x in (row[0] or "").split(",") if x)
+        if user_id not in agreed:
+            agreed = (*agreed, user_id)
+            await tx.execute("UPDATE matches SET draw_accepted = ? WHERE id = ?", (",".join(map(str, agreed)),
+                                                                                   match_id))
+        return agreed
+
+    async def withdraw_draw(self, tx: Tx, match_id: int, *, ply: int) -> bool:
+        changed = await tx.execute("UPDATE matches SET draw_offer_ply = NULL, draw_accepted = NULL WHERE id = ?"
+                                   " AND draw_offer_ply = ? AND ply = ?", (match_id, ply, ply))
         return changed == 1
 
     async def log_event(self, tx: Tx, match_id: int, *, now: str, actor_id: int | None, action: str,

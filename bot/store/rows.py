@@ -43,6 +43,8 @@ class MatchRow:
     whole_turns: int = 0
     turn_start_ply: int = 0
     last_seat: int | None = None
+    draw_offer_ply: int | None = None     # an open draw offer, made at this ply
+    draw_accepted: tuple[int, ...] = ()   # who agrees to it so far (the one who offered first)
 
     @property
     def rated(self) -> bool:
@@ -53,8 +55,8 @@ class MatchRow:
     def from_row(cls, r: Any) -> MatchRow:
         """From a database row of ``matches`` (any mapping of column names)."""
         d = dict(r)
-        for key in ("winners", "ranks"):   # seats joined by ','
-            d[key] = tuple(int(x) for x in d[key].split(",")) if d[key] else ()
+        for key in ("winners", "ranks", "draw_accepted"):   # seats (or user ids) joined by ','
+            d[key] = tuple(int(x) for x in d[key].split(",")) if d.get(key) else ()
         d["outcome"] = json.loads(d["outcome"]) if d.get("outcome") else {}
         return cls(**d)
 

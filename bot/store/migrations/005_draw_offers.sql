@@ -1,0 +1,3 @@
+-- Draw offers: one open offer per match, tied to the position it was made in (a move lets it lapse).
+ALTER TABLE matches ADD COLUMN draw_offer_ply INTEGER;        -- the ply the offer was made at; NULL = none
+ALTER TABLE matches ADD COLUMN draw_accepted TEXT;            -- user ids who agree so far, joined by ','
