@@ -86,8 +86,8 @@ class Queries:
             match = await self.get(match_id)
             if match.row.guild_id != guild_id or match.row.game != game:
                 raise NotFound(f"There is no {title} match #{match_id} in this server.")
-            if watch and match.state is not None:
-                return match
+            if watch and match.state is not None and match.participant(user_id) is None:
+                return match           # a spectator looks from anywhere; players act where the match lives
             if match.participant(user_id) is None:
                 raise NotAllowed(f"You are not playing in {title} match #{match_id}.")
             if match.row.channel_id != channel_id:

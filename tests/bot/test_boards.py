@@ -106,3 +106,11 @@ async def test_matches_lists_another_members_matches(fake, people):
     text = said(await fake.slash(cy, "matches", user=bob))
     assert "Bob's matches" in text and "Tintas** #1 vs Ann" in text
     assert "Cy has no active matches" in said(await fake.slash(ann, "matches", user=cy))
+
+
+async def test_a_player_asking_for_the_board_elsewhere_is_pointed_to_the_match(fake, people):
+    ann, bob, _ = people
+    await start_match(fake, ann, bob)
+    fake.channel(2001, "lobby")
+    out = await fake.slash(ann, "tintas board", match="#1", channel_id=2001)
+    assert "is played in <#2000>" in said(out) and not [s for s in out if s.kind == "channel_message"]
