@@ -130,9 +130,7 @@ class BumpButton(MatchButton, template=r"bp:(?P<id>\d{1,19})"):
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)
         async with acknowledged(interaction):
-            match = await bot.services.queries.get(self.match_id)
-            if match.row.guild_id != interaction.guild_id:
-                raise ServiceError("That match belongs to another server.")
+            match = await bot.services.queries.in_server(self.match_id, interaction.guild_id or 0)
             if match.status != "active":
                 raise ServiceError("That match is over; nothing to bump.")
             await bot.poster.repost_board(interaction, match)
@@ -160,9 +158,7 @@ class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)
         async with acknowledged(interaction):
-            match = await bot.services.queries.get(self.match_id)
-            if match.row.guild_id != interaction.guild_id:
-                raise ServiceError("That match belongs to another server.")
+            match = await bot.services.queries.in_server(self.match_id, interaction.guild_id or 0)
             await finish(interaction, wording.text_board(match))
 
 

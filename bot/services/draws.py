@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.model import Match, NotAllowed, StalePosition
 from bot.services.context import Context
-from bot.services.play import Play
+from bot.services.play import Play, check_active
 from bot.services.queries import Queries
 from bot.store.rows import Announcement, Result
 
@@ -22,7 +22,7 @@ class Draws:
 
     async def offer(self, match_id: int, user_id: int, *, guild_id: int) -> Match:
         match = await self.queries.get(match_id, position=False)
-        Play._check_active(match, guild_id)
+        check_active(match, guild_id)
         seat = match.seat_of(user_id)
         if seat is None:
             raise NotAllowed("Only a player of this match can offer a draw.")
@@ -45,7 +45,7 @@ class Draws:
     async def answer(self, match_id: int, user_id: int, *, guild_id: int, ply: int, accept: bool) -> Match:
         """Accept or decline the offer made at ``ply``; the last acceptance ends the match as a draw."""
         match = await self.queries.get(match_id)
-        Play._check_active(match, guild_id)
+        check_active(match, guild_id)
         if match.seat_of(user_id) is None:
             raise NotAllowed("Only the players of this match can answer a draw offer.")
         if match.row.draw_offer_ply != ply or match.ply != ply:

@@ -46,7 +46,7 @@ class Play:
         """
         if isinstance(match, int):
             match = await self.queries.get(match)
-        self._check_active(match, guild_id)
+        check_active(match, guild_id)
         if expected_ply is not None and match.ply != expected_ply:
             raise StalePosition("The position changed while you were moving — look at the new board and try again.")
         seat = self._seat_for_turn(match, user_id)
@@ -96,7 +96,7 @@ class Play:
 
     async def resign(self, match_id: int, user_id: int, *, guild_id: int, expected_ply: int | None = None) -> Match:
         match = await self.queries.get(match_id)
-        self._check_active(match, guild_id)
+        check_active(match, guild_id)
         seat = match.seat_of(user_id)
         if seat is None:
             raise NotAllowed("Only a player of this match can resign it.")
@@ -110,7 +110,7 @@ class Play:
     async def abort(self, match_id: int, actor_id: int, *, guild_id: int, reason: str = "") -> Match:
         """An admin stops a stuck match: no result, no rating change; the action is logged in the record."""
         match = await self.queries.get(match_id, position=False)
-        self._check_active(match, guild_id)
+        check_active(match, guild_id)
         reason = " ".join(reason.split())[:200]
         result = Result("aborted", (), (), "aborted", facts={"reason": reason, "admin": actor_id})
         return await self.end(match, result, event=(actor_id, "abort", reason or "admin abort"))
@@ -152,13 +152,6 @@ class Play:
         if match.is_over:
             self.ctx.events.match_ended.emit(match.id)
 
-    @staticmethod
-    def _check_active(match: Match, guild_id: int) -> None:
-        if match.row.guild_id != guild_id:
-            raise NotFound("That match belongs to another server.")
-        if match.status != "active":
-            raise StalePosition("That match is over." if match.is_over else "That match has not started.")
-
     def _check_deadline(self, match: Match) -> None:
         deadline = match.deadline
         if deadline is not None and deadline <= self.ctx.clock():
@@ -176,6 +169,14 @@ class Play:
             who = match.at_seat(to_move).name if to_move is not None else "nobody"
             raise NotAllowed(f"It is not your turn — {who} is to move.")
         return seat
+
+
+def check_active(match: Match, guild_id: int) -> None:
+    """Refuse unless ``match`` is a running match of this server."""
+    if match.row.guild_id != guild_id:
+        raise NotFound("That match belongs to another server.")
+    if match.status != "active":
+        raise StalePosition("That match is over." if match.is_over else "That match has not started.")
 
 
 def play_turn(state: State, seat: int, text: str | Sequence[str]) -> tuple[list[str], list[State]]:

@@ -43,6 +43,13 @@ class Queries:
             await self.attach_position(match)
         return match
 
+    async def in_server(self, match_id: int, guild_id: int, *, position: bool = True) -> Match:
+        """A match of this server (a match of another server is refused as if it did not exist)."""
+        match = await self.get(match_id, position=position)
+        if match.row.guild_id != guild_id:
+            raise NotFound(f"There is no match #{match_id} in this server.")
+        return match
+
     async def attach_position(self, match: Match) -> None:
         row = match.row
         if row.position is None:
@@ -114,9 +121,7 @@ class Queries:
     async def turns(self, match_id: int, *, guild_id: int) -> tuple[Match, list[tuple[State, State | None, list[str]]]]:
         """A started match of this server and every turn of it, for a replay: (the position after the turn, the
         one before it, the turn's moves), the starting position first. One read of the log, one replay."""
-        match = await self.get(match_id, position=False)
-        if match.row.guild_id != guild_id:
-            raise NotFound(f"There is no match #{match_id} in this server.")
+        match = await self.in_server(match_id, guild_id, position=False)
         if match.row.position is None:
             raise NotFound(f"Match #{match_id} never started, so there is nothing to replay.")
         row = match.row
