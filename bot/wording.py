@@ -248,3 +248,24 @@ def reminder_text(match: Match) -> str:
     else:
         then = "or you rank last on time"
     return f"⏰ Reminder: {board_caption(match)} — most of your time is used. Move by {when} {then}."
+
+
+# ---- takebacks ----
+TAKEBACKS_SETTING = "\nTakebacks in rated matches: {state} (casual matches always allow them)"
+TAKEBACK_ASKED = "↩️ Takeback requested; the others answer with the buttons."
+TAKEBACK_DONE_AT_ONCE = "↩️ Taken back: the bot agreed at once. It is your move again."
+TAKEBACK_REQUEST = ("{pings} ↩️ {by} asks to take back their last turn in {caption}. Every other player must "
+                    "accept; a move lets the request lapse.")
+TAKEBACK_DECLINED = "{ping}↩️ {by} declined the takeback in {caption}; play goes on."
+TAKEBACK_AGREED_SO_FAR = "↩️ Takeback requested in {caption}. Agreed so far: {names}."
+TAKEBACK_ANSWERED_YES = "↩️ The takeback was accepted: the turn is undone."
+TAKEBACK_ANSWERED_NO = "↩️ The takeback was declined."
+TAKEBACK_BOARD = "↩️ {by}'s last turn was taken back ({plies} undone; the log keeps them)."
+TAKEBACK_ACCEPT_LABEL = "Accept takeback"
+TAKEBACK_DECLINE_LABEL = "Decline takeback"
+TAKEBACK_COMMAND = "Ask to take back your last {title} turn (the others must accept)"
+
+
+def takeback_board_text(by: str, plies: int) -> str:
+    """The line above a board re-posted after a takeback."""
+    return TAKEBACK_BOARD.format(by=by, plies=count(plies, "move"))

@@ -28,18 +28,20 @@ def _is_admin(interaction: discord.Interaction) -> bool:
 @app_commands.describe(notify="How you hear it is your move (and reminders)",
                        threads="Admins: one thread per match", default_time="Admins: default time per move",
                        allow_channel="Admins: also play in this channel (none listed = everywhere)",
-                       remove_channel="Admins: stop playing in this channel")
+                       remove_channel="Admins: stop playing in this channel",
+                       takebacks="Admins: allow takebacks in rated matches too (casual ones always allow them)")
 @app_commands.choices(notify=[app_commands.Choice(name=NOTIFY_LABELS[c], value=c) for c in NOTIFY_CHOICES])
 @app_commands.choices(threads=[app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)],
-                      default_time=DEFAULT_TIME_CHOICES)
+                      default_time=DEFAULT_TIME_CHOICES,
+                      takebacks=[app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)])
 @app_commands.guild_only()
 async def settings(interaction: discord.Interaction, notify: str | None = None, threads: int | None = None,
                    default_time: int | None = None, allow_channel: discord.TextChannel | None = None,
-                   remove_channel: discord.TextChannel | None = None) -> None:
+                   remove_channel: discord.TextChannel | None = None, takebacks: int | None = None) -> None:
     store = app(interaction).services.settings
     guild = interaction.guild_id or 0
     async with acknowledged(interaction):
-        admin_change = any(v is not None for v in (threads, default_time, allow_channel, remove_channel))
+        admin_change = any(v is not None for v in (threads, default_time, allow_channel, remove_channel, takebacks))
         if admin_change and not _is_admin(interaction):
             raise NotAllowed("Only members with the Manage Server permission can change the server's settings; "
                              "nothing was changed.")
@@ -51,12 +53,14 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
                 guild, threads=None if threads is None else bool(threads),
                 default_time_per_move=None if default_time is None else default_time * 86400,
                 allow_channel=allow_channel.id if allow_channel else None,
-                remove_channel=remove_channel.id if remove_channel else None)
+                remove_channel=remove_channel.id if remove_channel else None,
+                takebacks=None if takebacks is None else bool(takebacks))
         mine = await store.notify(interaction.user.id)
         channels = ", ".join(f"<#{c}>" for c in sorted(server.channels)) or "every channel"
         text = (f"**Your notifications:** {NOTIFY_LABELS[mine]}\n\n**This server**\n"
                 f"Default time per move: {time_label(server.default_time_per_move)}\n"
-                f"One thread per match: {'on' if server.threads else 'off'}\nGames are played in: {channels}")
+                f"One thread per match: {'on' if server.threads else 'off'}\nGames are played in: {channels}"
+                + wording.TAKEBACKS_SETTING.format(state="on" if server.takebacks else "off"))
         await finish(interaction, embed=info_embed(text))
 
 

@@ -102,6 +102,18 @@ def build_game_group(game: Game) -> app_commands.Group:
             await finish(interaction, "🤝 Draw offered; the others answer with the buttons.")
             await bot.dispatcher.deliver_pending(found.id)
 
+    @group.command(name="takeback", description=wording.TAKEBACK_COMMAND.format(title=game.title))
+    @app_commands.describe(match="Which match, if you play several here")
+    async def takeback(interaction: discord.Interaction, match: str | None = None) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction):
+            found = await _find(interaction, game, match)
+            done = await bot.services.takebacks.request(found.id, interaction.user.id,
+                                                        guild_id=interaction.guild_id or 0)
+            await finish(interaction, wording.TAKEBACK_ASKED if done.ply == found.ply
+                         else wording.TAKEBACK_DONE_AT_ONCE)
+            await bot.dispatcher.deliver_pending(found.id)
+
     @group.command(name="rules", description=f"The rules of {game.title} exactly as played here")
     async def rules(interaction: discord.Interaction) -> None:
         messages = rules_messages(game)
@@ -114,6 +126,7 @@ def build_game_group(game: Game) -> app_commands.Group:
     board.autocomplete("match")(_match_autocomplete(game))
     resign.autocomplete("match")(_match_autocomplete(game))
     draw.autocomplete("match")(_match_autocomplete(game))
+    takeback.autocomplete("match")(_match_autocomplete(game))
     return group
 
 

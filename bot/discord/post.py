@@ -27,7 +27,7 @@ from bot.discord.cards import (
     jump_url,
     mention,
 )
-from bot.discord.views import draw_view
+from bot.discord.views import draw_view, takeback_view
 from bot.dispatcher import Delivered, PermanentFailure
 from bot.model import Match, NotFound
 from bot.services import announce
@@ -63,7 +63,8 @@ class Poster:
     # ---- the dispatcher's delivery --------------------------------------------------------------------------
     async def deliver(self, row: OutboxRow) -> Delivered:
         handlers = {"board": self._board, "card": self._card, "reminder": self._reminder, "reply": self._reply,
-                    "dm": self._dm, "bot_turn": self._bot_turn, "draw": self._draw}
+                    "dm": self._dm, "bot_turn": self._bot_turn, "draw": self._draw,
+                    "takeback": self._takeback}
         try:
             return await handlers[row.kind](row)
         except discord.HTTPException as exc:
@@ -96,6 +97,11 @@ class Poster:
             text = wording.played_text(match, int(p["seat"]), str(p["record"]), mention)
             if current:
                 text += "\n" + wording.to_move_text(match, mention, pending=str(p.get("pending", "")))
+        elif event == "takeback":
+            asker = match.participant(int(p["by"]))
+            text = wording.takeback_board_text(asker.name if asker else "?", int(p["undone"]))
+            if current:
+                text += "\n" + wording.to_move_text(match, mention)
         else:
             text = wording.result_text(match, mention)
         channel_id = match.row.channel_id
@@ -120,14 +126,16 @@ class Poster:
         return Delivered("sent", message.id, dms)
 
     async def _position_at(self, match: Match, ply: int, from_ply: int) -> tuple[State, State | None, list[str]]:
-        """The position at an earlier ply (a board delivered late), from the stored codes."""
+        """The position at an earlier ply (a board delivered late), from the codes of the moves in force then
+        (a move taken back later still counts for a board of before the takeback)."""
         game, row = GAMES[match.row.game], match.row
-        moves = await self.services.matches.moves(match.id, after_ply=max(from_ply - 1, 0))
-        codes = {mv.ply: mv.position for mv in moves}
+        moves = await self.services.matches.moves(match.id, at_ply=ply)
         fresh = game.new(players=row.players, seed=row.seed, variant=row.variant)
-        state = game.decode(codes[ply]) if ply else fresh
-        previous = (game.decode(codes[from_ply]) if from_ply else fresh) if ply else None
-        return state, previous, [mv.move for mv in moves if from_ply < mv.ply <= ply]
+        before = [mv.position for mv in moves if mv.ply <= from_ply]
+        state = game.decode(moves[-1].position) if moves else fresh
+        last_turn = [mv.move for mv in moves if from_ply < mv.ply <= ply]
+        previous = (game.decode(before[-1]) if before else fresh) if last_turn else None
+        return state, previous, last_turn
 
     async def _render(self, match: Match, state: State | None, previous: State | None,
                       last_turn: list[str], *, turns: int | None = None) -> discord.File:
@@ -260,6 +268,30 @@ class Poster:
         message = await channel.send(f"{ping}🤝 <@{by}> declined the draw offer in {wording.board_caption(match)}; "
                                      "play goes on.", nonce=nonce(row), allowed_mentions=discord.AllowedMentions(
                                          users=[discord.Object(int(offerer))] if offerer else []))
+        return Delivered("sent", message.id)
+
+    async def _takeback(self, row: OutboxRow) -> Delivered:
+        """A takeback request (a new message pinging the other players, with the answer buttons) or its refusal."""
+        match = await self.services.queries.get(row.match_id, position=False)
+        ply, by = int(row.payload["ply"]), int(row.payload["by"])
+        channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
+        caption = wording.board_caption(match)
+        if row.payload.get("event") == "request":
+            if match.row.takeback_ply != ply or match.ply != ply:
+                return Delivered("skipped: the request lapsed")
+            others = [p for p in match.seated if p.user_id != by and not p.is_ai]
+            message = await channel.send(
+                wording.TAKEBACK_REQUEST.format(pings=" ".join(mention(p) for p in others), by=f"<@{by}>",
+                                                caption=caption),
+                view=takeback_view(match.id, ply), nonce=nonce(row),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(p.user_id) for p in others]))
+            return Delivered("sent", message.id)
+        requester = row.payload.get("requester")
+        message = await channel.send(
+            wording.TAKEBACK_DECLINED.format(ping=f"<@{requester}> " if requester else "", by=f"<@{by}>",
+                                             caption=caption),
+            nonce=nonce(row), allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(int(requester))] if requester else []))
         return Delivered("sent", message.id)
 
     async def _bot_turn(self, row: OutboxRow) -> Delivered:

@@ -101,6 +101,43 @@ def draw_view(match_id: int, ply: int) -> ui.View:
     return view
 
 
+class TakebackButton(ui.DynamicItem[ui.Button],
+                     template=r"tk:(?P<answer>accept|decline):(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
+    """Accept or decline a takeback request; refused once the position has moved on (the request lapsed)."""
+
+    def __init__(self, answer: str, match_id: int, ply: int):
+        style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.danger
+        label = wording.TAKEBACK_ACCEPT_LABEL if answer == "accept" else wording.TAKEBACK_DECLINE_LABEL
+        super().__init__(ui.Button(label=label, style=style, custom_id=f"tk:{answer}:{match_id}:{ply}"))
+        self.answer, self.match_id, self.ply = answer, match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
+        return cls(match["answer"], int(match["id"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction, update=True):
+            match = await bot.services.takebacks.answer(self.match_id, interaction.user.id,
+                                                        guild_id=interaction.guild_id or 0, ply=self.ply,
+                                                        accept=self.answer == "accept")
+            if match.ply == self.ply and match.row.takeback_ply == self.ply:
+                names = ", ".join(p.name for p in match.seated if p.user_id in match.row.takeback_accepted)
+                await finish(interaction, wording.TAKEBACK_AGREED_SO_FAR.format(
+                    caption=wording.board_caption(match), names=names), view=takeback_view(match.id, self.ply))
+            else:
+                await finish(interaction, wording.TAKEBACK_ANSWERED_YES if match.ply != self.ply
+                             else wording.TAKEBACK_ANSWERED_NO, view=ui.View())
+            await bot.dispatcher.deliver_pending(self.match_id)
+
+
+def takeback_view(match_id: int, ply: int) -> ui.View:
+    view = ui.View(timeout=None)
+    view.add_item(TakebackButton("accept", match_id, ply))
+    view.add_item(TakebackButton("decline", match_id, ply))
+    return view
+
+
 class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
     """The confirmation of /<game> resign; refused if the position moved on since it was offered."""
 
@@ -164,3 +201,4 @@ class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
 
 DYNAMIC_ITEMS: list[type[ui.DynamicItem]] = [ChallengeButton, ResignButton, BumpButton, RematchButton,
                                              TextBoardButton, DrawButton]
+DYNAMIC_ITEMS.append(TakebackButton)

@@ -16,6 +16,7 @@ from bot.services.context import Clock, Context, utcnow
 from bot.services.draws import Draws
 from bot.services.play import Play
 from bot.services.queries import Queries
+from bot.services.takebacks import Takebacks
 from bot.store.db import Database
 from bot.store.matches import MatchStore
 from bot.store.outbox import OutboxStore
@@ -32,6 +33,7 @@ class Services:
         self.play = Play(self.ctx, self.queries)
         self.clocks = Clocks(self.ctx, self.queries, self.play, self.challenges)
         self.draws = Draws(self.ctx, self.queries, self.play)
+        self.takebacks = Takebacks(self.ctx, self.queries, self.play)
 
     @property
     def events(self) -> Events:

@@ -52,23 +52,25 @@ class Positions:
         self._cache.pop(match_id, None)
 
     def build(self, row: MatchRow, moves: list[MoveRow]) -> Position:
-        """The position from the log: ``moves`` is the whole log for a game with history in its state, else the
-        moves from ``row.turn_start_ply`` on (the row at that ply first, when it is not the start)."""
+        """The position from the log: ``moves`` are the moves in force (taken-back ones skipped): all of them for
+        a game with history in its state, else those from the last one at or before ``row.turn_start_ply`` on.
+
+        ``previous`` is the position after the last move in force at or before the turn's start (after a takeback
+        that ply may be an undone one, or no move at all)."""
         self.misses += 1
         game = GAMES[row.game]
         start = row.turn_start_ply
+        fresh = game.new(players=row.players, seed=row.seed, variant=row.variant)
         if game.history_in_state:
-            state = game.new(players=row.players, seed=row.seed, variant=row.variant)
-            previous = state if start == 0 else None
+            state = previous = fresh
             for mv in moves:
                 state = state.play(mv.move)
-                if mv.ply == start:
+                if mv.ply <= start:
                     previous = state
         else:
             assert row.position is not None
             state = game.decode(row.position)
-            before = next((mv.position for mv in moves if mv.ply == start), None) if start else None
-            previous = game.decode(before) if before else game.new(players=row.players, seed=row.seed,
-                                                                   variant=row.variant)
-        last = tuple(mv.move for mv in moves if mv.ply > start) if row.ply else ()
-        return Position(row.ply, state, previous if row.ply else None, last)
+            before = [mv.position for mv in moves if mv.ply <= start]
+            previous = game.decode(before[-1]) if before else fresh
+        last = tuple(mv.move for mv in moves if mv.ply > start)
+        return Position(row.ply, state, previous if last else None, last)

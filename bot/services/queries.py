@@ -57,9 +57,9 @@ class Queries:
         cached = self.ctx.positions.get(row.id, row.ply)
         if cached is None:
             game = GAMES[row.game]
-            start = row.turn_start_ply
-            after = 0 if game.history_in_state or start == 0 else start - 1
-            cached = self.ctx.positions.build(row, await self.ctx.matches.moves(row.id, after_ply=after))
+            moves = await (self.ctx.matches.moves(row.id) if game.history_in_state
+                           else self.ctx.matches.moves_from(row.id, row.turn_start_ply))
+            cached = self.ctx.positions.build(row, moves)
             self.ctx.positions.put(row.id, cached)
         match.state, match.previous, match.last_turn = cached.state, cached.previous, list(cached.last_turn)
 

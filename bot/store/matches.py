@@ -29,6 +29,20 @@ class NewTurn:
     turn_passed: bool                 # the seat to move changed: one more whole turn
 
 
+@dataclass(frozen=True)
+class Undo:
+    """One accepted takeback: the plies it undoes and where the match stands after it (see services.takebacks)."""
+    plies: Sequence[int]
+    position: str
+    to_move: int | None
+    clock: TurnClock
+    whole_turns: int                  # whole turns undone
+    turn_start_ply: int               # the last turn still in force: the ply it started from, and its seat
+    last_seat: int | None
+    actor_id: int
+    detail: str                       # the match record's line (JSON: who asked, who accepted, which plies)
+
+
 def _participant(r) -> ParticipantRow:
     return ParticipantRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7])
 
@@ -148,6 +162,52 @@ class MatchStore:
                                    " AND draw_offer_ply = ? AND ply = ?", (match_id, ply, ply))
         return changed == 1
 
+    async def request_takeback(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> bool:
+        """Open a takeback request at ``ply``; False if the match moved on or a request is open in this position."""
+        changed = await tx.execute(
+            "UPDATE matches SET takeback_ply = ?, takeback_accepted = ? WHERE id = ? AND ply = ? AND status = 'active'"
+            " AND (takeback_ply IS NULL OR takeback_ply <> ?)", (ply, str(user_id), match_id, ply, ply))
+        return changed == 1
+
+    async def agree_to_takeback(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> tuple[int, ...] | None:
+        """Add ``user_id`` to those who agree to the request made at ``ply``; everyone who agrees, or None if that
+        request is no longer open."""
+        row = await tx.fetchone("SELECT takeback_accepted FROM matches WHERE id = ? AND ply = ? AND takeback_ply = ?"
+                                " AND status = 'active'", (match_id, ply, ply))
+        if row is None:
+            return None
+        agreed = tuple(int(x) for x in (row[0] or "").split(",") if x)
+        if user_id not in agreed:
+            agreed = (*agreed, user_id)
+            await tx.execute("UPDATE matches SET takeback_accepted = ? WHERE id = ?", (",".join(map(str, agreed)),
+                                                                                       match_id))
+        return agreed
+
+    async def withdraw_takeback(self, tx: Tx, match_id: int, *, ply: int) -> bool:
+        changed = await tx.execute("UPDATE matches SET takeback_ply = NULL, takeback_accepted = NULL WHERE id = ?"
+                                   " AND takeback_ply = ? AND ply = ?", (match_id, ply, ply))
+        return changed == 1
+
+    async def take_back(self, tx: Tx, match_id: int, *, expected_ply: int, undo: Undo, now: str) -> bool:
+        """Undo ``undo.plies`` if the match is still active at ``expected_ply``: the rows stay, marked with the
+        takeback's event; the match advances one ply (so every button, cache and guard of the old position is
+        stale) and stands where ``undo`` says."""
+        changed = await tx.execute(
+            "UPDATE matches SET ply = ply + 1, position = ?, to_move = ?, whole_turns = whole_turns - ?,"
+            " turn_start_ply = ?, last_seat = ?, deadline_at = ?, remind_at = ?, draw_offer_ply = NULL,"
+            " draw_accepted = NULL, takeback_ply = NULL, takeback_accepted = NULL"
+            " WHERE id = ? AND ply = ? AND status = 'active'",
+            (undo.position, undo.to_move, undo.whole_turns, undo.turn_start_ply, undo.last_seat,
+             undo.clock.deadline_at, undo.clock.remind_at, match_id, expected_ply))
+        if changed != 1:
+            return False
+        event = await tx.insert("INSERT INTO match_events (match_id, at, actor_id, action, detail)"
+                                " VALUES (?, ?, ?, 'takeback', ?)", (match_id, now, undo.actor_id, undo.detail))
+        marks = ",".join("?" * len(undo.plies))
+        await tx.execute(f"UPDATE moves SET undone_by = ?, undone_at = ? WHERE match_id = ? AND ply IN ({marks})"
+                         " AND undone_by IS NULL", (event, expected_ply + 1, match_id, *undo.plies))
+        return True
+
     async def log_event(self, tx: Tx, match_id: int, *, now: str, actor_id: int | None, action: str,
                         detail: str) -> None:
         await tx.execute("INSERT INTO match_events (match_id, at, actor_id, action, detail) VALUES (?, ?, ?, ?, ?)",
@@ -204,18 +264,35 @@ class MatchStore:
         found = {r["id"]: MatchRow.from_row(r) for r in rows}
         return [(found[i], by_match.get(i, [])) for i in ids if i in found]
 
-    async def moves(self, match_id: int, *, after_ply: int = 0) -> list[MoveRow]:
+    async def moves(self, match_id: int, *, after_ply: int = 0, at_ply: int | None = None,
+                    with_undone: bool = False) -> list[MoveRow]:
+        """The move log in ply order: the moves in force now (taken-back ones skipped); with ``at_ply``, those in
+        force when the match stood at that ply; ``with_undone``, every row (undone ones carry ``undone_by``)."""
+        where, params = " AND undone_by IS NULL", [match_id, after_ply]
+        if at_ply is not None:
+            where, params = " AND ply <= ? AND (undone_at IS NULL OR undone_at > ?)", [*params, at_ply, at_ply]
+        elif with_undone:
+            where = ""
         rows = await self.db.fetchall(
-            "SELECT ply, turn, seat, move, position, played_at FROM moves WHERE match_id = ? AND ply > ? ORDER BY ply",
-            (match_id, after_ply))
+            "SELECT ply, turn, seat, move, position, played_at, undone_by FROM moves WHERE match_id = ? AND ply > ?"
+            f"{where} ORDER BY ply", params)
+        return [MoveRow(*r) for r in rows]
+
+    async def moves_from(self, match_id: int, start: int) -> list[MoveRow]:
+        """The moves in force from the last one at or before ``start`` (a turn's start ply) on, that one first."""
+        rows = await self.db.fetchall(
+            "SELECT ply, turn, seat, move, position, played_at, undone_by FROM moves WHERE match_id = ?"
+            " AND undone_by IS NULL AND ply >= COALESCE((SELECT MAX(ply) FROM moves WHERE match_id = ?"
+            " AND undone_by IS NULL AND ply <= ?), 0) ORDER BY ply", (match_id, match_id, start))
         return [MoveRow(*r) for r in rows]
 
     async def position_at(self, match_id: int, ply: int) -> str | None:
-        row = await self.db.fetchone("SELECT position FROM moves WHERE match_id = ? AND ply = ?", (match_id, ply))
+        row = await self.db.fetchone("SELECT position FROM moves WHERE match_id = ? AND ply = ?"
+                                     " AND undone_by IS NULL", (match_id, ply))
         return row[0] if row else None
 
     async def has_moved(self, tx: Tx, match_id: int, seat: int) -> bool:
-        return await tx.fetchone("SELECT 1 FROM moves WHERE match_id = ? AND seat = ? LIMIT 1",
+        return await tx.fetchone("SELECT 1 FROM moves WHERE match_id = ? AND seat = ? AND undone_by IS NULL LIMIT 1",
                                  (match_id, seat)) is not None
 
     async def events(self, match_id: int) -> list[tuple[str, int | None, str, str]]:

@@ -45,6 +45,8 @@ class MatchRow:
     last_seat: int | None = None
     draw_offer_ply: int | None = None     # an open draw offer, made at this ply
     draw_accepted: tuple[int, ...] = ()   # who agrees to it so far (the one who offered first)
+    takeback_ply: int | None = None       # an open takeback request, made at this ply
+    takeback_accepted: tuple[int, ...] = ()   # who agrees to it so far (the requester first)
 
     @property
     def rated(self) -> bool:
@@ -55,7 +57,7 @@ class MatchRow:
     def from_row(cls, r: Any) -> MatchRow:
         """From a database row of ``matches`` (any mapping of column names)."""
         d = dict(r)
-        for key in ("winners", "ranks", "draw_accepted"):   # seats (or user ids) joined by ','
+        for key in ("winners", "ranks", "draw_accepted", "takeback_accepted"):   # seats (or user ids) joined by ','
             d[key] = tuple(int(x) for x in d[key].split(",")) if d.get(key) else ()
         d["outcome"] = json.loads(d["outcome"]) if d.get("outcome") else {}
         return cls(**d)
@@ -114,6 +116,7 @@ class MoveRow:
     move: str
     position: str
     played_at: str
+    undone_by: int | None = None   # the takeback (match_events id) that undid it; None = in force
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ class GuildSettings:
     default_time_per_move: int | None = DEFAULT_TIME_PER_MOVE   # None = casual by default
     threads: bool = False
     channels: frozenset[int] = field(default_factory=frozenset)  # empty = every channel
+    takebacks: bool = False                                      # takebacks allowed in rated matches too
 
 
 class SettingsStore:
@@ -23,18 +24,18 @@ class SettingsStore:
 
     async def guild(self, guild_id: int) -> GuildSettings:
         row = await self.db.fetchone(
-            "SELECT default_time_per_move, threads FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            "SELECT default_time_per_move, threads, takebacks FROM guild_settings WHERE guild_id = ?", (guild_id,))
         rows = await self.db.fetchall("SELECT channel_id FROM guild_channels WHERE guild_id = ?", (guild_id,))
         channels = frozenset(r[0] for r in rows)
         if row is None:
             return GuildSettings(channels=channels)
         seconds = row[0]
         return GuildSettings(default_time_per_move=seconds or None if seconds is not None else DEFAULT_TIME_PER_MOVE,
-                             threads=bool(row[1]), channels=channels)
+                             threads=bool(row[1]), channels=channels, takebacks=bool(row[2]))
 
     async def update_guild(self, guild_id: int, *, default_time_per_move: int | None = None,
                            threads: bool | None = None, allow_channel: int | None = None,
-                           remove_channel: int | None = None) -> GuildSettings:
+                           remove_channel: int | None = None, takebacks: bool | None = None) -> GuildSettings:
         """Change what is given; ``default_time_per_move=0`` means casual by default."""
         async with self.db.transaction() as conn:
             await conn.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
@@ -44,6 +45,9 @@ class SettingsStore:
             if threads is not None:
                 await conn.execute("UPDATE guild_settings SET threads = ? WHERE guild_id = ?",
                                    (int(threads), guild_id))
+            if takebacks is not None:
+                await conn.execute("UPDATE guild_settings SET takebacks = ? WHERE guild_id = ?",
+                                   (int(takebacks), guild_id))
             if allow_channel is not None:
                 await conn.execute("INSERT OR IGNORE INTO guild_channels (guild_id, channel_id) VALUES (?, ?)",
                                    (guild_id, allow_channel))

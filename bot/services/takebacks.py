@@ -1,0 +1,162 @@
+"""Takebacks: a player asks to undo their last whole turn; every other player must accept; nothing is deleted.
+
+Which turn: the requester's most recent whole turn (every ply of it), only while no other person has moved
+since (``TAKEBACK_ONLY_LAST_TURN``): once someone else has played, or it is the requester's turn again after
+the others moved, it is too late. The bot's replies do not count as "someone": against the bot
+(``BOT_ACCEPTS_TAKEBACKS``) the bot agrees at once and its replies after the requester's turn are undone too,
+so it is the requester's move again.
+
+Rated matches (a time per move) refuse takebacks unless the server allows them (``/settings takebacks``).
+
+A request belongs to the position it was made in (``matches.takeback_ply``): any move lets it lapse. The last
+acceptance undoes the turn in one transaction: the undone rows stay in the log, marked with the takeback's
+event in the match record, the match advances one ply (every older button, cache and guard is stale), the
+clock of the player to move restarts, and the board is posted again pinging them.
+"""
+
+from __future__ import annotations
+
+import json
+
+from bot.model import Match, NotAllowed, StalePosition
+from bot.services import announce
+from bot.services.context import Context
+from bot.services.play import Play, check_active
+from bot.services.queries import Queries
+from bot.store.matches import Undo
+from bot.store.rows import Announcement, MoveRow
+from engines import GAMES
+
+TAKEBACK_ONLY_LAST_TURN = True   # only the requester's latest turn, and only until another person moves
+BOT_ACCEPTS_TAKEBACKS = True     # against the bot: it agrees at once and its replies are undone too
+
+
+def runs(moves: list[MoveRow]) -> list[list[MoveRow]]:
+    """The moves in force grouped into whole turns (a turn ends when the seat that moves changes)."""
+    out: list[list[MoveRow]] = []
+    for mv in moves:
+        if out and out[-1][-1].seat == mv.seat:
+            out[-1].append(mv)
+        else:
+            out.append([mv])
+    return out
+
+
+class Takebacks:
+    def __init__(self, ctx: Context, queries: Queries, play: Play):
+        self.ctx = ctx
+        self.queries = queries
+        self.play = play
+
+    async def request(self, match_id: int, user_id: int, *, guild_id: int) -> Match:
+        """Ask to undo one's last turn; against the bot alone it is undone at once."""
+        match = await self.queries.get(match_id, position=False)
+        check_active(match, guild_id)
+        await self._undoable(match, user_id)
+        if match.row.takeback_ply == match.ply:
+            raise StalePosition("A takeback request is already open in this position.")
+        if not self._answerers(match, user_id):
+            return await self._undo(match, user_id, agreed=(user_id,))
+        now = self.ctx.now()
+        async with self.ctx.db.transaction() as tx:
+            if not await self.ctx.matches.request_takeback(tx, match.id, ply=match.ply, user_id=user_id):
+                raise StalePosition("The position changed in the meantime; look at the board again.")
+            await self.ctx.outbox.add(tx, match.id, [Announcement("takeback", {"event": "request", "ply": match.ply,
+                                                                               "by": user_id})], now=now)
+            match = Match(*await self.ctx.matches.read(tx, match.id))
+        self.ctx.events.announcements.emit(match.id)
+        return match
+
+    async def answer(self, match_id: int, user_id: int, *, guild_id: int, ply: int, accept: bool) -> Match:
+        """Accept or decline the request made at ``ply``; the last acceptance undoes the turn."""
+        match = await self.queries.get(match_id, position=False)
+        check_active(match, guild_id)
+        if match.seat_of(user_id) is None:
+            raise NotAllowed("Only the players of this match can answer a takeback request.")
+        if match.row.takeback_ply != ply or match.ply != ply:
+            raise StalePosition("That takeback request is no longer open: the position has moved on.")
+        requester = match.row.takeback_accepted[0] if match.row.takeback_accepted else None
+        if requester == user_id:
+            raise NotAllowed("You asked for this takeback; the others answer it.")
+        now = self.ctx.now()
+        if not accept:
+            async with self.ctx.db.transaction() as tx:
+                if not await self.ctx.matches.withdraw_takeback(tx, match.id, ply=ply):
+                    raise StalePosition("That takeback request is no longer open.")
+                await self.ctx.outbox.add(tx, match.id, [Announcement(
+                    "takeback", {"event": "declined", "ply": ply, "by": user_id, "requester": requester})], now=now)
+                match = Match(*await self.ctx.matches.read(tx, match.id))
+            self.ctx.events.announcements.emit(match.id)
+            return match
+        async with self.ctx.db.transaction() as tx:
+            agreed = await self.ctx.matches.agree_to_takeback(tx, match.id, ply=ply, user_id=user_id)
+            if agreed is None:
+                raise StalePosition("That takeback request is no longer open.")
+        assert requester is not None
+        if not self._answerers(match, requester) <= set(agreed):
+            return await self.queries.get(match.id, position=False)
+        return await self._undo(match, requester, agreed=agreed)
+
+    # ---- internals ---------------------------------------------------------------------------------------------
+    @staticmethod
+    def _answerers(match: Match, requester: int) -> set[int]:
+        """Who must accept: every other person seated (the bot's seats agree at once)."""
+        return {p.user_id for p in match.seated if p.user_id != requester and not p.is_ai}
+
+    async def _undoable(self, match: Match, user_id: int) -> tuple[list[MoveRow], list[MoveRow]]:
+        """(the moves that stay, the moves a takeback by ``user_id`` would undo), or a refusal saying why not."""
+        seat = match.seat_of(user_id)
+        if seat is None:
+            raise NotAllowed("Only a player of this match can ask for a takeback.")
+        server = await self.ctx.settings.guild(match.row.guild_id)
+        if match.row.time_per_move is not None and not server.takebacks:
+            raise NotAllowed("Takebacks are off in rated matches on this server (an admin can allow them with "
+                             "/settings takebacks:on); casual matches always allow them.")
+        moves = await self.ctx.matches.moves(match.id)
+        turns = runs(moves)
+        mine = [i for i, turn in enumerate(turns) if turn[0].seat == seat]
+        if not mine:
+            raise NotAllowed("You have not played a turn yet, so there is nothing to take back.")
+        last = mine[-1]
+        later = turns[last + 1:]
+        if any(not match.at_seat(turn[0].seat).is_ai for turn in later):
+            raise NotAllowed("Someone has moved since your last turn; a takeback is only possible until the next "
+                             "player moves.")
+        if not later and match.row.to_move == seat:
+            raise NotAllowed("Your turn is still going on; finish it first, then ask for a takeback.")
+        kept = [mv for turn in turns[:last] for mv in turn]
+        return kept, [mv for turn in turns[last:] for mv in turn]
+
+    async def _undo(self, match: Match, requester: int, *, agreed: tuple[int, ...]) -> Match:
+        """Undo the requester's last turn (and the bot's replies after it) in one transaction."""
+        kept, undone = await self._undoable(match, requester)
+        row = match.row
+        game = GAMES[row.game]
+        fresh = game.new(players=row.players, seed=row.seed, variant=row.variant)
+        if game.history_in_state:            # repetition counts need the whole history, without the undone moves
+            state = fresh
+            for mv in kept:
+                state = state.play(mv.move)
+        else:
+            state = game.decode(kept[-1].position) if kept else fresh
+        remaining = runs(kept)
+        undone_turns = len(runs(undone)) - (1 if row.to_move == undone[-1].seat else 0)
+        detail = json.dumps({"by": requester, "accepted": [u for u in agreed if u != requester],
+                             "plies": [mv.ply for mv in undone]}, sort_keys=True)
+        undo = Undo(plies=[mv.ply for mv in undone], position=state.encode(), to_move=state.to_move,
+                    clock=self.ctx.turn_clock(row), whole_turns=undone_turns,
+                    turn_start_ply=remaining[-2][-1].ply if len(remaining) > 1 else 0,
+                    last_seat=remaining[-1][0].seat if remaining else None, actor_id=requester, detail=detail)
+        now = self.ctx.now()
+        async with self.ctx.db.transaction() as tx:
+            if not await self.ctx.matches.take_back(tx, match.id, expected_ply=match.ply, undo=undo, now=now):
+                raise StalePosition("The position changed in the meantime; look at the board again.")
+            new = Match(*await self.ctx.matches.read(tx, match.id))
+            await self.ctx.outbox.add(tx, match.id, [announce.board(new, "takeback", by=requester,
+                                                                    undone=len(undone), from_ply=undo.turn_start_ply),
+                                                     *announce.bot_turn(new)], now=now)
+        self.ctx.positions.forget(match.id)
+        await self.queries.attach_position(new)
+        self.ctx.events.deadline_set.emit(new.next_timer)
+        self.ctx.events.announcements.emit(new.id)
+        return new
