@@ -269,3 +269,23 @@ TAKEBACK_COMMAND = "Ask to take back your last {title} turn (the others must acc
 def takeback_board_text(by: str, plies: int) -> str:
     """The line above a board re-posted after a takeback."""
     return TAKEBACK_BOARD.format(by=by, plies=count(plies, "move"))
+
+
+# ---- help ----
+HELP_TITLE = "Board games in Discord"
+HELP_INTRO = ("I host rare abstract board games, played turn by turn, hours or days apart. After every turn I "
+              "post the board and ping whoever is to move.")
+HELP_GAME_LINE = "**{title}** ({players} players) — {summary}"
+HELP_HOW_TO_START = ("**How to start**\n"
+                     "• `/<game> challenge opponent:@someone` — challenge a member (timed matches are rated)\n"
+                     "• `/<game> vs-bot` — play me at once, unrated\n"
+                     "• `/<game> move` — play your turn (the autocomplete lists legal turns); "
+                     "`/<game> rules` — the full rules\n"
+                     "• `/matches` — your matches here; `/settings` — your notifications and the server's options\n"
+                     "The buttons below show each game's quick start.")
+HELP_GAME_TITLE = "{title} — quick start"
+HELP_GAME_FOOTER = ("The image shows a start position. Start a match with /{key} challenge or /{key} vs-bot; "
+                    "the full rules: /{key} rules.")
+HELP_GAME_ALT = "{title}: a start position"
+HELP_UNKNOWN_GAME = "That game is no longer offered here; use /help again."
+HELP_COMMAND = "What this bot does, how to start, and a quick start per game"

@@ -141,6 +141,9 @@ class Game:
     turn_cap: int | None = None
     """The bot's draw cap in whole turns (a turn is all the moves of one player), or None. The engine does not
     apply it: the match service counts turns from the move log and calls ``turn_cap_outcome`` at the cap."""
+    quick_start: str = ""
+    """How to read the board and type a turn, in a few lines (``/help``); empty: ``quick_start_text`` takes the
+    rules' paragraphs on the board and on typing."""
     history_in_state: bool = False
     """True when playing on from a decoded code can differ from playing on from the replayed state, because
     repetition rules count positions the code does not hold."""
@@ -152,6 +155,14 @@ class Game:
         raise NotImplementedError
 
     # --- extras with defaults ------------------------------------------------------------------------------
+    def quick_start_text(self) -> str:
+        """The one-screen quick start: ``quick_start``, or the paragraphs of ``rules_text`` headed **Board** or
+        **How to type…**/**Typing…**."""
+        if self.quick_start:
+            return self.quick_start
+        blocks = re.split(r"\n(?=\*\*)", self.rules_text)
+        return "\n\n".join(b.strip() for b in blocks if re.match(r"\*\*(Board|How to type|Typing)", b))
+
     def seat_names(self, players: int) -> tuple[str, ...]:
         """What each seat is called in the rules ('White', 'South'); default 'Player 1'…"""
         return tuple(f"Player {i + 1}" for i in range(players))

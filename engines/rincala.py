@@ -341,6 +341,10 @@ class Rincala(Game):
         END_STUCK: "No move is possible: every sowing would drop into empty hollows only.",
         END_REPETITION: "The same position arose for the third time at the start of a turn (house rule).",
     }
+    quick_start = ("**The board.** A ring of eight hollows A–H, lettered clockwise; each holds a stack of pieces "
+                   "(red R, green G, yellow Y, white W).\n\n**Typing a turn.** A hollow and a direction: `C cw` "
+                   "or `C ccw` (also `C>`, `C<`). When you must move again, type the moves of the turn separated "
+                   "by commas: `A cw, C ccw`. The autocomplete lists the legal turns.")
     summary = ("Sow a whole stack round the ring of eight hollows; take the top piece of every stack that "
                "ends with two of a colour. Red 4, green 3, yellow 2, white 1.")
     rules_text = """\

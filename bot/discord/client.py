@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.ai_player import AIPlayer
 from bot.config import Config
-from bot.discord import standings
+from bot.discord import guide, standings
 from bot.discord.commands import register_commands
 from bot.discord.interaction import tell
 from bot.discord.post import Poster
@@ -90,7 +90,7 @@ class GameBot(discord.Client):
     async def setup_hook(self) -> None:
         if self._services is None:
             self._services = Services(await Database.open(self.config.database_path))
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS, *guide.DYNAMIC_ITEMS)
         self._scheduler = Scheduler(self.services)
         self._dispatcher = Dispatcher(self.services, self.poster.deliver)
         self._renders = await asyncio.to_thread(RenderPool, self.render_processes)

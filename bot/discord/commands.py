@@ -368,7 +368,8 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
 
 def register_commands(tree: app_commands.CommandTree) -> None:
     """Every command; the game registry is checked first (a missing renderer or a clashing key fails here)."""
-    from bot.discord import admin, standings
+    from bot.discord import admin, guide, standings
+    guide.register(tree)
     tree.add_command(matches_command)
     tree.add_command(replay_command)
     standings.register(tree)
