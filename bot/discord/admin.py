@@ -66,6 +66,8 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
         told = ""
         if away is not None:
             status = await services.away.set(guild, interaction.user.id, away)
+            for match_id in status.notified:     # the notices in the matches' channels, at once
+                await app(interaction).dispatcher.deliver_pending(match_id)
             told = wording.AWAY_SET.format(until=timestamp(status.until, "D"), matches=status.matches) \
                 if status.until else wording.AWAY_BACK
         server = await store.guild(guild)

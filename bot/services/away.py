@@ -33,6 +33,7 @@ class AwayStatus:
     left_days: int                  # whole days of the allowance left
     allowance_days: int
     matches: int                    # timed matches of this server the player plays in
+    notified: tuple[int, ...] = ()  # the matches told of a change (their outbox rows are pending)
 
 
 def _used(periods: list[AwayPeriod], since: datetime, skip: int | None) -> timedelta:
@@ -132,4 +133,4 @@ class Away:
             self.ctx.events.deadline_set.emit(min(times))    # coming back early makes deadlines sooner
         for match_id in matches:
             self.ctx.events.announcements.emit(match_id)
-        return status
+        return AwayStatus(status.until, status.left_days, status.allowance_days, status.matches, tuple(matches))
