@@ -66,6 +66,12 @@ class Scheduler(WakeableLoop):
                 if match is None:
                     continue
                 done.append(({"deadline": match.status, "remind": "reminded"}.get(kind, kind), match_id))
+        for user_id in await self.services.digests.due():
+            try:
+                if await self.services.digests.send(user_id) is not None:
+                    done.append(("digest", user_id))
+            except Exception:
+                log.exception("scheduler: the digest of user %s failed; retrying on the next pass", user_id)
         return done
 
     async def pass_once(self) -> float:
@@ -74,6 +80,7 @@ class Scheduler(WakeableLoop):
         try:
             await self.run_due()
             nxt = await self.services.clocks.next_due()
+            nxt = min((t for t in (nxt, await self.services.digests.next_due()) if t), default=None)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -289,3 +289,27 @@ HELP_GAME_FOOTER = ("The image shows a start position. Start a match with /{key}
 HELP_GAME_ALT = "{title}: a start position"
 HELP_UNKNOWN_GAME = "That game is no longer offered here; use /help again."
 HELP_COMMAND = "What this bot does, how to start, and a quick start per game"
+# ---- time away ----
+AWAY_NOTICE = "⏸️ {player} is away until {until}; their clock in {caption} is paused until then."
+BACK_NOTICE = "▶️ {player} is back; their clock in {caption} runs again with the time that remained."
+AWAY_BOARD_NOTE = "⏸️ {player} is away until {until}; their clock is paused."
+AWAY_MATCHES_NOTE = "{state} (away until {until})"
+AWAY_SET = ("You are away until {until}. The clocks of your timed matches in this server ({matches}) are paused "
+            "until then; coming back early (`/settings away:0`) resumes them.")
+AWAY_BACK = "Welcome back: your clocks in this server run again with the time that remained."
+AWAY_ADMIN_ONLY = ("Only members with the Manage Server permission can change the allowance of time away; "
+                   "nothing was changed.")
+AWAY_SETTINGS_LINE = "**Time away:** {state} · {left} of {allowance} days left (any 365 days)"
+AWAY_STATE_AWAY = "away until {until}"
+AWAY_STATE_HERE = "not away"
+AWAY_SERVER_LINE = "Time away allowed: {allowance} days a year"
+
+
+# ---- digest ----
+DIGEST_NOTIFY_LABEL = "a daily digest by direct message (at an hour you pick)"
+DIGEST_SETTING = "a daily digest at {hour:02d}:00 ({timezone}), next {next}"
+DIGEST_HEAD = "📬 Your daily digest: it is your move in {count} {matches}."
+DIGEST_LINE = "• **{caption}** — [board]({link}) · {deadline}"
+DIGEST_LINE_NO_BOARD = "• **{caption}** — {deadline}"
+DIGEST_DEADLINE = "move by {when}"
+DIGEST_NO_DEADLINE = "no time limit"

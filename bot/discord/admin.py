@@ -6,14 +6,17 @@ import discord
 from discord import app_commands
 
 from bot import wording
+from bot.discord.cards import timestamp
 from bot.discord.interaction import acknowledged, app, finish, info_embed
 from bot.model import NotAllowed, NotFound, time_label
+from bot.services.away import Away
 from bot.services.challenges import TIME_CHOICES_DAYS
+from bot.services.digests import check_hour, check_zone, time_zones
 from bot.services.queries import parse_match_id
 from bot.store.settings import NOTIFY_CHOICES
 
 NOTIFY_LABELS = {"mention": "a mention in the match's channel", "dm": "a direct message (with a link)",
-                 "off": "no notification"}
+                 "off": "no notification", "digest": wording.DIGEST_NOTIFY_LABEL}
 MAX_REASON = 200
 DEFAULT_TIME_CHOICES: list[app_commands.Choice[int]] = [
     *(app_commands.Choice(name=f"{d} days" if d > 1 else "1 day", value=d) for d in TIME_CHOICES_DAYS),
@@ -29,7 +32,11 @@ def _is_admin(interaction: discord.Interaction) -> bool:
                        threads="Admins: one thread per match", default_time="Admins: default time per move",
                        allow_channel="Admins: also play in this channel (none listed = everywhere)",
                        remove_channel="Admins: stop playing in this channel",
-                       takebacks="Admins: allow takebacks in rated matches too (casual ones always allow them)")
+                       takebacks="Admins: allow takebacks in rated matches too (casual ones always allow them)",
+                       away="Days away from now: your clocks in this server pause (0 = back now)",
+                       away_allowance="Admins: days of time away each player may take a year (0 = none)",
+                       digest_hour="The hour (0-23, your time zone) of your daily digest",
+                       timezone="Your time zone for the digest, like Europe/Berlin (default UTC)")
 @app_commands.choices(notify=[app_commands.Choice(name=NOTIFY_LABELS[c], value=c) for c in NOTIFY_CHOICES])
 @app_commands.choices(threads=[app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)],
                       default_time=DEFAULT_TIME_CHOICES,
@@ -37,16 +44,35 @@ def _is_admin(interaction: discord.Interaction) -> bool:
 @app_commands.guild_only()
 async def settings(interaction: discord.Interaction, notify: str | None = None, threads: int | None = None,
                    default_time: int | None = None, allow_channel: discord.TextChannel | None = None,
-                   remove_channel: discord.TextChannel | None = None, takebacks: int | None = None) -> None:
-    store = app(interaction).services.settings
+                   remove_channel: discord.TextChannel | None = None, takebacks: int | None = None,
+                   away: int | None = None,
+                   away_allowance: int | None = None, digest_hour: int | None = None,
+                   timezone: str | None = None) -> None:
+    services = app(interaction).services
+    store = services.settings
     guild = interaction.guild_id or 0
     async with acknowledged(interaction):
         admin_change = any(v is not None for v in (threads, default_time, allow_channel, remove_channel, takebacks))
         if admin_change and not _is_admin(interaction):
             raise NotAllowed("Only members with the Manage Server permission can change the server's settings; "
                              "nothing was changed.")
-        if notify is not None:
+        if away_allowance is not None and not _is_admin(interaction):
+            raise NotAllowed(wording.AWAY_ADMIN_ONLY)
+        check_personal(away, away_allowance, digest_hour, timezone)    # all refusals before any change
+        if away_allowance is not None:
+            await services.away.set_allowance(guild, away_allowance)
+        if notify is not None and notify != "digest":
             await store.set_notify(interaction.user.id, notify)
+        if notify == "digest" or digest_hour is not None or timezone is not None:
+            await services.digests.choose(interaction.user.id, on=True if notify == "digest" else None,
+                                          hour=digest_hour, timezone=timezone)
+        told = ""
+        if away is not None:
+            status = await services.away.set(guild, interaction.user.id, away)
+            for match_id in status.notified:     # the notices in the matches' channels, at once
+                await app(interaction).dispatcher.deliver_pending(match_id)
+            told = wording.AWAY_SET.format(until=timestamp(status.until, "D"), matches=status.matches) \
+                if status.until else wording.AWAY_BACK
         server = await store.guild(guild)
         if admin_change:
             server = await store.update_guild(
@@ -61,6 +87,7 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
                 f"Default time per move: {time_label(server.default_time_per_move)}\n"
                 f"One thread per match: {'on' if server.threads else 'off'}\nGames are played in: {channels}"
                 + wording.TAKEBACKS_SETTING.format(state="on" if server.takebacks else "off"))
+        text = await away_and_digest_lines(interaction, text, told, mine)
         await finish(interaction, embed=info_embed(text))
 
 
@@ -97,3 +124,49 @@ async def rebuild_ratings(interaction: discord.Interaction) -> None:
 def register(tree: app_commands.CommandTree) -> None:
     tree.add_command(settings)
     tree.add_command(match_group)
+
+
+# ---- time away and the digest on /settings ----
+TIMEZONE_CHOICES = 25      # Discord shows at most 25 suggestions
+
+
+def check_personal(away: int | None, allowance: int | None, hour: int | None, zone: str | None) -> None:
+    """Refuse bad time-away days, allowance, digest hour or time zone before anything is changed."""
+    if away is not None:
+        Away.check_days(away)
+    if allowance is not None:
+        Away.check_allowance(allowance)
+    if hour is not None:
+        check_hour(hour)
+    if zone is not None:
+        check_zone(zone)
+
+
+async def away_and_digest_lines(interaction: discord.Interaction, text: str, told: str, mine: str) -> str:
+    """The /settings answer with the player's digest and time away, and the server's allowance."""
+    services = app(interaction).services
+    guild = interaction.guild_id or 0
+    if mine == "digest":
+        choice = await services.digests.choice(interaction.user.id)
+        if choice.next_at is not None:
+            setting = wording.DIGEST_SETTING.format(hour=choice.hour, timezone=choice.timezone,
+                                                    next=timestamp(choice.next_at, "f"))
+            text = text.replace(f"**Your notifications:** {NOTIFY_LABELS[mine]}",
+                                f"**Your notifications:** {setting}", 1)
+    status = await services.away.status(guild, interaction.user.id)
+    state = wording.AWAY_STATE_AWAY.format(until=timestamp(status.until, "D")) if status.until \
+        else wording.AWAY_STATE_HERE
+    mine_line = wording.AWAY_SETTINGS_LINE.format(state=state, left=status.left_days, allowance=status.allowance_days)
+    server_line = wording.AWAY_SERVER_LINE.format(allowance=status.allowance_days)
+    head, _, rest = text.partition("\n\n")
+    text = f"{head}\n{mine_line}\n\n{rest}\n{server_line}"
+    return f"{told}\n\n{text}" if told else text
+
+
+@settings.autocomplete("timezone")
+async def timezone_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    typed = current.strip().lower().replace(" ", "_")
+    found = sorted(z for z in time_zones() if typed in z.lower())
+    found.sort(key=lambda z: (not z.lower().startswith(typed), z))
+    return [app_commands.Choice(name=z, value=z) for z in found[:TIMEZONE_CHOICES]]
+

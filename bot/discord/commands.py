@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot import wording
-from bot.discord.cards import REPLAY_FILE, jump_url, resign_view
+from bot.discord.cards import REPLAY_FILE, jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
 from bot.registry import check_games
@@ -325,6 +325,8 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
             await finish(interaction, embed=info_embed(text))
             return
         lines = []
+        away = await app(interaction).services.away.until(
+            interaction.guild_id or 0, [w.user_id for m in mine if (w := m.to_move_user) and not w.is_ai])
         for m in mine:
             others = ", ".join(p.name for p in sorted(m.participants, key=lambda p: p.invited_order)
                                if p.user_id != who_asks.id)
@@ -338,6 +340,8 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
                     state = "**your turn**" if own else f"**{who_asks.display_name}'s turn**"
                 else:
                     state = f"{who.name if who else '?'} to move"
+                if who and who.user_id in away:
+                    state = wording.AWAY_MATCHES_NOTE.format(state=state, until=timestamp(away[who.user_id], "D"))
                 link_id = m.row.board_message_id
             label = "challenge" if m.status == "challenge" else "board"
             link = f" · [{label}]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""

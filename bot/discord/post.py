@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -26,6 +26,7 @@ from bot.discord.cards import (
     challenge_view,
     jump_url,
     mention,
+    timestamp,
 )
 from bot.discord.views import draw_view, takeback_view
 from bot.dispatcher import Delivered, PermanentFailure
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080    # a week, the longest Discord allows
+DIGEST_MESSAGE = 2000        # characters of a digest DM (Discord's limit); further lines are left out
 
 
 def nonce(row: OutboxRow) -> str:
@@ -64,7 +66,7 @@ class Poster:
     async def deliver(self, row: OutboxRow) -> Delivered:
         handlers = {"board": self._board, "card": self._card, "reminder": self._reminder, "reply": self._reply,
                     "dm": self._dm, "bot_turn": self._bot_turn, "draw": self._draw,
-                    "takeback": self._takeback}
+                    "takeback": self._takeback, "away": self._away, "digest": self._digest}
         try:
             return await handlers[row.kind](row)
         except discord.HTTPException as exc:
@@ -104,6 +106,8 @@ class Poster:
                 text += "\n" + wording.to_move_text(match, mention)
         else:
             text = wording.result_text(match, mention)
+        if current:
+            text += await self._away_note(match)
         channel_id = match.row.channel_id
         if event == "start":
             channel_id = await self._thread_for(match)
@@ -209,7 +213,7 @@ class Poster:
             return Delivered("skipped: notifications off")
         link = jump_url(match.row.guild_id, match.row.channel_id, match.row.board_message_id or 0)
         text = wording.reminder_text(match)
-        if pref == "dm":
+        if pref in ("dm", "digest"):
             return Delivered("sent", follow_ups=[Announcement("dm", {"user_id": who.user_id, "text": f"{text}\n{link}",
                                                                     "fallback": text})])
         channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
@@ -314,9 +318,67 @@ class Poster:
         channel: Any = interaction.channel or self.bot.get_partial_messageable(match.row.channel_id)
         message = await channel.send(
             content=" ".join(f"<@{u}>" for u in pinged) or None,
-            embed=board_embed(match, wording.to_move_text(match, mention)), file=file, view=board_view(match),
+            embed=board_embed(match, wording.to_move_text(match, mention) + await self._away_note(match)),
+            file=file, view=board_view(match),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
         async with self.services.db.transaction() as tx:
             await self.services.matches.set_message(tx, match.id, "board_message_id", message.id)
         link = jump_url(match.row.guild_id, message.channel.id, message.id)
         await interaction.edit_original_response(content=f"The board is posted: {link}")
+
+    # ---- time away and the digest ------------------------------------------------------------------------------
+    async def _away_note(self, match: Match) -> str:
+        """'⏸️ @Bob is away until <date>' under a board whose player to move is away ('' otherwise)."""
+        who = match.to_move_user
+        if who is None or who.is_ai:
+            return ""
+        until = (await self.services.away.until(match.row.guild_id, [who.user_id])).get(who.user_id)
+        if until is None:
+            return ""
+        return "\n" + wording.AWAY_BOARD_NOTE.format(player=mention(who), until=timestamp(until, "D"))
+
+    async def _away(self, row: OutboxRow) -> Delivered:
+        """A short post in a match's channel: a player is away (their clock paused) or back."""
+        match = await self.services.queries.get(row.match_id, position=False)
+        if match.status != "active":
+            return Delivered("skipped: the match is over")
+        who = f"<@{int(row.payload['user_id'])}>"
+        until = row.payload.get("until")
+        text = (wording.AWAY_NOTICE.format(player=who, until=timestamp(datetime.fromisoformat(str(until)), "D"),
+                                           caption=wording.board_caption(match)) if until else
+                wording.BACK_NOTICE.format(player=who, caption=wording.board_caption(match)))
+        channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
+        message = await channel.send(text, nonce=nonce(row), allowed_mentions=discord.AllowedMentions.none())
+        return Delivered("sent", message.id)
+
+    async def _digest(self, row: OutboxRow) -> Delivered:
+        """The daily digest: a DM listing every match where it is still the player's move, with a jump link to
+        its latest board and its deadline. A closed DM is not replaced by a channel post (the digest lists
+        matches of other servers)."""
+        user_id = int(row.payload["user_id"])
+        matches = await self.services.queries.many([int(i) for i in row.payload.get("matches", [])])
+        mine = [m for m in matches if m.to_move_user is not None and m.to_move_user.user_id == user_id]
+        if not mine:
+            return Delivered("skipped: no match awaits the player any more")
+        lines = [wording.DIGEST_HEAD.format(count=len(mine), matches="match" if len(mine) == 1 else "matches")]
+        for m in mine:
+            deadline = wording.DIGEST_DEADLINE.format(when=timestamp(m.deadline)) if m.deadline \
+                else wording.DIGEST_NO_DEADLINE
+            caption = wording.board_caption(m)
+            if m.row.board_message_id:
+                link = jump_url(m.row.guild_id, m.row.channel_id, m.row.board_message_id)
+                lines.append(wording.DIGEST_LINE.format(caption=caption, link=link, deadline=deadline))
+            else:
+                lines.append(wording.DIGEST_LINE_NO_BOARD.format(caption=caption, deadline=deadline))
+        text = lines[0]
+        for line in lines[1:]:              # whole lines within one message (the nearest deadlines first)
+            if len(text) + 1 + len(line) > DIGEST_MESSAGE:
+                break
+            text += "\n" + line
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            message = await dm.send(text, nonce=nonce(row))
+        except discord.Forbidden:
+            return Delivered("skipped: direct messages closed")
+        return Delivered("sent", message.id)
+

@@ -10,9 +10,11 @@ from __future__ import annotations
 import random
 
 from bot.events import Events
+from bot.services.away import Away
 from bot.services.challenges import Challenges
 from bot.services.clocks import Clocks
 from bot.services.context import Clock, Context, utcnow
+from bot.services.digests import Digests
 from bot.services.draws import Draws
 from bot.services.play import Play
 from bot.services.queries import Queries
@@ -34,6 +36,8 @@ class Services:
         self.clocks = Clocks(self.ctx, self.queries, self.play, self.challenges)
         self.draws = Draws(self.ctx, self.queries, self.play)
         self.takebacks = Takebacks(self.ctx, self.queries, self.play)
+        self.away = Away(self.ctx)
+        self.digests = Digests(self.ctx)
 
     @property
     def events(self) -> Events:

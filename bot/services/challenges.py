@@ -247,6 +247,7 @@ class Challenges:
         start = Start(seat_order(match), state.encode(), state.to_move, self.ctx.turn_clock(row))
         if not await self.ctx.matches.start(tx, match.id, start, now=self.ctx.now()):
             raise StalePosition("This challenge was answered in the meantime.")
+        await self.ctx.away.defer_new_clock(tx, match.id, self.ctx.now())   # the first mover may be away
         started = await self._read(tx, match.id)
         started.state = state
         return started

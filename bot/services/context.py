@@ -9,7 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 from bot.events import Events
 from bot.services.positions import Positions
+from bot.store.away import AwayStore
 from bot.store.db import Database
+from bot.store.digests import DigestStore
 from bot.store.matches import MatchStore
 from bot.store.outbox import OutboxStore
 from bot.store.ratings import RatingStore
@@ -44,6 +46,8 @@ class Context:
         self.ratings = RatingStore(self.db)
         self.outbox = OutboxStore(self.db)
         self.positions = Positions()
+        self.away = AwayStore(self.db)
+        self.digests = DigestStore(self.db)
 
     def now(self) -> str:
         return iso(self.clock())

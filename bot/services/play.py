@@ -80,6 +80,8 @@ class Play:
             if not await self.ctx.matches.append_turn(tx, match.id, expected_ply=row.ply, turn=new_turn, now=now):
                 raise StalePosition("The position changed while you were moving — look at the new board "
                                     "and try again.")
+            if new_turn.clock is not None:   # the turn reached a player who is away: their clock waits
+                await self.ctx.away.defer_new_clock(tx, match.id, now)
             if result is not None:
                 await self.ctx.matches.finish(tx, match.id, result, now=now)
             new = await self._settle(tx, match.id, result)

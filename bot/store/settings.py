@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.store.db import Database
+from bot.store.db import Database, Tx
 
-NOTIFY_CHOICES = ("mention", "dm", "off")
+NOTIFY_CHOICES = ("mention", "dm", "off", "digest")
+STORED_NOTIFY = {"digest": "dm"}     # a digest's reminders come as DMs; the digest itself is in user_digests
 DEFAULT_TIME_PER_MOVE = 3 * 86400      # seconds: the default when a server has chosen none
 
 
@@ -57,12 +58,22 @@ class SettingsStore:
         return await self.guild(guild_id)
 
     async def notify(self, user_id: int) -> str:
-        row = await self.db.fetchone("SELECT notify FROM user_settings WHERE user_id = ?", (user_id,))
-        return row[0] if row else "mention"
+        row = await self.db.fetchone("SELECT (SELECT notify FROM user_settings WHERE user_id = ?),"
+                                     " (SELECT next_at FROM user_digests WHERE user_id = ?)", (user_id, user_id))
+        if row is not None and row[1]:
+            return "digest"
+        return row[0] if row is not None and row[0] else "mention"
 
     async def set_notify(self, user_id: int, choice: str) -> None:
         if choice not in NOTIFY_CHOICES:
             raise ValueError(f"notify must be one of {', '.join(NOTIFY_CHOICES)}")
         async with self.db.transaction() as conn:
-            await conn.execute("INSERT INTO user_settings (user_id, notify) VALUES (?, ?)"
-                               " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify", (user_id, choice))
+            await self.write_notify(conn, user_id, choice)
+
+    async def write_notify(self, tx: Tx, user_id: int, choice: str) -> None:
+        """Store a choice in the caller's transaction; any choice but the digest turns the digest off."""
+        await tx.execute("INSERT INTO user_settings (user_id, notify) VALUES (?, ?)"
+                         " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
+                         (user_id, STORED_NOTIFY.get(choice, choice)))
+        if choice != "digest":
+            await tx.execute("UPDATE user_digests SET next_at = NULL WHERE user_id = ?", (user_id,))

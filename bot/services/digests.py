@@ -1,0 +1,118 @@
+"""The daily digest: one direct message a day, at the hour a player picks in their time zone, listing every
+match (in every server) where it is their move.
+
+Exactly once: the next due time is stored per player and taken by a conditional UPDATE (``… WHERE next_at =
+<the due time read>``) in the transaction that writes the digest to the outbox, so several processes and
+restarts neither double nor skip it. The outbox row is anchored on the first match it lists (a digest is only
+written when one exists), so the dispatcher's leases, retries and exactly-once delivery apply unchanged.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from functools import lru_cache
+
+from bot.model import BadInput
+from bot.services.context import Context, iso
+from bot.store.rows import Announcement
+
+DEFAULT_DIGEST_HOUR = 8          # local time, when a player chooses the digest without an hour
+DEFAULT_TIMEZONE = "UTC"
+DIGEST_BATCH = 200               # players handled per scheduler pass
+
+
+@lru_cache(maxsize=1)
+def time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def check_hour(hour: int) -> None:
+    if not 0 <= hour <= 23:
+        raise BadInput(f"The digest hour is a whole hour from 0 to 23, not {hour}. Nothing was changed.")
+
+
+def check_zone(zone: str) -> str:
+    name = zone.strip()
+    if name.upper() == "UTC":
+        return "UTC"
+    if name not in time_zones():
+        shown = name if len(name) <= 40 else name[:40] + "…"
+        raise BadInput(f"{shown!r} is not a time zone I know — choose one from the list, like Europe/Berlin or "
+                       "America/New_York. Nothing was changed.")
+    return name
+
+
+def next_at(now: datetime, hour: int, zone: str) -> datetime:
+    """The first moment after ``now`` when it is ``hour``:00 in ``zone`` (UTC)."""
+    tz = zoneinfo.ZoneInfo(zone)
+    day = now.astimezone(tz).date()
+    for offset in range(3):
+        candidate = datetime.combine(day + timedelta(days=offset), time(hour), tzinfo=tz).astimezone(UTC)
+        if candidate > now:
+            return candidate
+    raise AssertionError("an hour recurs every day")
+
+
+@dataclass(frozen=True)
+class DigestChoice:
+    hour: int
+    timezone: str
+    next_at: datetime | None       # None: no digest
+
+
+class Digests:
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    async def choice(self, user_id: int) -> DigestChoice:
+        row = await self.ctx.digests.get(user_id)
+        if row is None:
+            return DigestChoice(DEFAULT_DIGEST_HOUR, DEFAULT_TIMEZONE, None)
+        return DigestChoice(row.hour, row.timezone, datetime.fromisoformat(row.next_at) if row.next_at else None)
+
+    async def choose(self, user_id: int, *, on: bool | None, hour: int | None, timezone: str | None) -> DigestChoice:
+        """Turn the digest on (``on``), or change its hour or zone (kept for later if it is off)."""
+        if hour is not None:
+            check_hour(hour)
+        zone = check_zone(timezone) if timezone is not None else None
+        async with self.ctx.db.transaction() as tx:
+            row = await self.ctx.digests.read(tx, user_id)
+            new_hour = hour if hour is not None else row.hour if row else DEFAULT_DIGEST_HOUR
+            new_zone = zone or (row.timezone if row else DEFAULT_TIMEZONE)
+            active = on if on is not None else bool(row and row.next_at)
+            due = next_at(self.ctx.clock(), new_hour, new_zone) if active else None
+            if on:
+                await self.ctx.settings.write_notify(tx, user_id, "digest")
+            await self.ctx.digests.save(tx, user_id, new_hour, new_zone, iso(due) if due else None)
+        if due is not None:
+            self.ctx.events.deadline_set.emit(due)
+        return DigestChoice(new_hour, new_zone, due)
+
+    async def due(self) -> list[int]:
+        return await self.ctx.digests.due(self.ctx.now(), DIGEST_BATCH)
+
+    async def next_due(self) -> datetime | None:
+        when = await self.ctx.digests.next_due()
+        return datetime.fromisoformat(when) if when else None
+
+    async def send(self, user_id: int) -> list[int] | None:
+        """Take a due digest and write it to the outbox; the matches it lists ([] on a day with none), or None
+        if it was not due (or another process took it)."""
+        now = self.ctx.clock()
+        async with self.ctx.db.transaction() as tx:
+            row = await self.ctx.digests.read(tx, user_id)
+            if row is None or row.next_at is None or row.next_at > iso(now):
+                return None
+            following = next_at(now, row.hour, row.timezone)
+            if not await self.ctx.digests.claim(tx, user_id, due=row.next_at, following=iso(following)):
+                return None
+            ids = await self.ctx.digests.their_turn(tx, user_id)
+            if ids:
+                await self.ctx.outbox.add(tx, ids[0], [Announcement("digest", {"user_id": user_id, "matches": ids})],
+                                          now=iso(now))
+        self.ctx.events.deadline_set.emit(following)
+        if ids:
+            self.ctx.events.announcements.emit(ids[0])
+        return ids
