@@ -162,5 +162,21 @@ class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
             await finish(interaction, wording.text_board(match))
 
 
+class JoinButton(MatchButton, template=r"jn:(?P<id>\d{1,19})"):
+    """Take an open seat of an open challenge: anyone in the server who can see the channel, once."""
+
+    prefix, label, emoji, style = "jn", "Join", "🪑", discord.ButtonStyle.success
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction, update=True):
+            if not interaction.permissions.view_channel:
+                raise ServiceError("You cannot see this channel, so you could not follow the match here.")
+            await bot.services.challenges.join(self.match_id, person(interaction.user),
+                                               guild_id=interaction.guild_id or 0)
+            await bot.dispatcher.deliver_pending(self.match_id)
+
+
 DYNAMIC_ITEMS: list[type[ui.DynamicItem]] = [ChallengeButton, ResignButton, BumpButton, RematchButton,
                                              TextBoardButton, DrawButton]
+DYNAMIC_ITEMS.append(JoinButton)

@@ -45,6 +45,7 @@ class MatchRow:
     last_seat: int | None = None
     draw_offer_ply: int | None = None     # an open draw offer, made at this ply
     draw_accepted: tuple[int, ...] = ()   # who agrees to it so far (the one who offered first)
+    open_seats: int = 0                   # an open challenge: seats anyone in the server may still take
 
     @property
     def rated(self) -> bool:
@@ -71,6 +72,7 @@ class ParticipantRow:
     seat: int | None
     preset_seat: int | None = None
     ai_level: int | None = None          # a seat the bot plays, at this level
+    joined: bool = False                 # took an open seat (rather than being invited)
 
     @property
     def is_ai(self) -> bool:
