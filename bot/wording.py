@@ -268,6 +268,8 @@ OPEN_MATCHES_LINE = "🪑 **{game}**{variant} #{id} by {challenger} — {seats}{
 OPEN_POSTED = "Open challenge posted; the match starts when every seat is taken."
 CHALLENGE_TO_PICK = "Challenge {name} to which game? (a 2-player challenge with this server's defaults)"
 CHALLENGE_TO_PLACEHOLDER = "Choose a game"
+CHALLENGE_TO_CANNOT_SEE = ("{name} cannot see this channel, so they would never see the challenge. Challenge them "
+                           "in a channel they can read.")
 
 
 def open_seats_count(n: int) -> str:

@@ -19,6 +19,7 @@ from discord import app_commands
 from bot import wording
 from bot.discord.cards import REPLAY_FILE, jump_url, resign_view
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
+from bot.discord.views import ChallengeToSelect
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -376,11 +377,23 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
                               description=f"Replay of {wording.board_caption(found)}"))
 
 
+@app_commands.context_menu(name="Challenge to…")
+@app_commands.guild_only()
+async def challenge_to_menu(interaction: discord.Interaction, member: discord.Member) -> None:
+    """Right-click a member → Apps → "Challenge to…": a private menu of every game; picking one challenges them."""
+    async with acknowledged(interaction):
+        _check_can_see([member], interaction.client.user)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ChallengeToSelect(member.id))
+        await finish(interaction, wording.CHALLENGE_TO_PICK.format(name=member.display_name), view=view)
+
+
 def register_commands(tree: app_commands.CommandTree) -> None:
     """Every command; the game registry is checked first (a missing renderer or a clashing key fails here)."""
     from bot.discord import admin, standings
     tree.add_command(matches_command)
     tree.add_command(replay_command)
+    tree.add_command(challenge_to_menu)
     standings.register(tree)
     admin.register(tree)
     check_games(GAMES, taken=[c.name for c in tree.get_commands()])
