@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from bot.model import Match, TurnResult
 from bot.ratings import display
+from bot.services.challenges import arrival_team
 from bot.store.rows import ParticipantRow
 from engines import State
 from engines.base import Outcome, fill_template
@@ -313,3 +314,63 @@ DIGEST_LINE = "• **{caption}** — [board]({link}) · {deadline}"
 DIGEST_LINE_NO_BOARD = "• **{caption}** — {deadline}"
 DIGEST_DEADLINE = "move by {when}"
 DIGEST_NO_DEADLINE = "no time limit"
+# ---- open seats ----
+OPEN_SUMMARY = "{challenger} challenges anyone in the server to **{game}** — a table of {players}."
+OPEN_INVITED = "Invited: {people}"
+OPEN_JOINED = "Joined: {people}"
+OPEN_SEATS_LINE = "🪑 Open seats: {open} of {players} — press **Join** to take one."
+OPEN_SEAT = "*open seat*"
+OPEN_TEAMS = "Teams: {teams} (open seats are filled in join order)"
+OPEN_VARIANT = "Variant: {variant}"
+OPEN_CARD = "{invited}🪑 {challenger} has {seats} for {game} — press **Join** to take one!"
+OPEN_FULL = "Every seat is taken — the match is on!"
+OPEN_MATCHES_STATE = "open challenge · {seats}"
+OPEN_ANYONE = "anyone"
+OPEN_MATCHES_HEADER = "**Open seats in this server** (press Join on the card):"
+OPEN_MATCHES_LINE = "🪑 **{game}**{variant} #{id} by {challenger} — {seats}{link}"
+OPEN_POSTED = "Open challenge posted; the match starts when every seat is taken."
+CHALLENGE_TO_PICK = "Challenge {name} to which game? (a 2-player challenge with this server's defaults)"
+CHALLENGE_TO_PLACEHOLDER = "Choose a game"
+CHALLENGE_TO_CANNOT_SEE = ("{name} cannot see this channel, so they would never see the challenge. Challenge them "
+                           "in a channel they can read.")
+
+
+def open_seats_count(n: int) -> str:
+    """'1 open seat', '2 open seats'."""
+    return count(n, "open seat")
+
+
+def is_open_challenge(match: Match) -> bool:
+    """A challenge that had seats open to anyone (some may be taken by now)."""
+    return match.row.open_seats > 0 or any(p.joined for p in match.participants)
+
+
+def open_challenge_summary(match: Match, mention: Mention = plain) -> str:
+    """The card of an open challenge: who invited whom, who joined, the open seats, and the teams by arrival."""
+    game = match.game
+    people = sorted(match.participants, key=lambda p: p.invited_order)
+    invited = [p for p in people if p.invited_order > 0 and not p.joined]
+    joined = [p for p in people if p.joined]
+    lines = [OPEN_SUMMARY.format(challenger=mention(people[0]), game=game.title, players=match.row.players)]
+    if match.variant_label:
+        lines.append(OPEN_VARIANT.format(variant=match.variant_label))
+    if invited:
+        lines.append(OPEN_INVITED.format(people=", ".join(f"{mention(p)} {'✅' if p.accepted else '⏳'}"
+                                                          for p in invited)))
+    if joined:
+        lines.append(OPEN_JOINED.format(people=", ".join(mention(p) for p in joined)))
+    if match.status == "challenge" and match.row.open_seats:
+        lines.append(OPEN_SEATS_LINE.format(open=match.row.open_seats, players=match.row.players))
+    teams = game.teams.get(match.row.players)
+    if teams:
+        sides: list[list[str]] = [[], []]
+        so_far = [p.team for p in people]
+        for p in people:
+            sides[p.team or 0].append(mention(p))
+        for _ in range(match.row.open_seats):
+            team = arrival_team(len(so_far), so_far, len(teams[0]))
+            so_far.append(team)
+            sides[team].append(OPEN_SEAT)
+        lines.append(OPEN_TEAMS.format(teams=" vs ".join(" & ".join(side) for side in sides)))
+    lines.append(f"*{game.summary}*")
+    return "\n".join(lines)

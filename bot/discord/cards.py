@@ -9,7 +9,7 @@ from discord import ui
 
 from bot import wording
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE
-from bot.discord.views import BumpButton, ChallengeButton, RematchButton, ResignButton, TextBoardButton
+from bot.discord.views import BumpButton, ChallengeButton, JoinButton, RematchButton, ResignButton, TextBoardButton
 from bot.model import Match
 from bot.store.rows import ParticipantRow
 
@@ -52,14 +52,16 @@ def board_embed(match: Match, text: str, *, ply: int | None = None, turns: int |
 
 
 def challenge_embed(match: Match) -> discord.Embed:
-    lines = [wording.challenge_summary(match, mention), f"⏱ {match.time_label.capitalize()}."]
+    open_table = wording.is_open_challenge(match)
+    summary = (wording.open_challenge_summary if open_table else wording.challenge_summary)(match, mention)
+    lines = [summary, f"⏱ {match.time_label.capitalize()}."]
     if match.status == "challenge" and match.row.expires_at:
         lines.append(f"Expires {timestamp(datetime.fromisoformat(match.row.expires_at))} if not answered.")
     embed = discord.Embed(title=f"{match.game.title} challenge #{match.id}", description="\n".join(lines),
                           colour=COLOUR_ACTIVE)
     if match.status != "challenge":
         closed = wording.closed_challenge_text(match) if match.status in ("declined", "cancelled", "expired") \
-            else "Accepted — the match is on!"
+            else wording.OPEN_FULL if open_table else "Accepted — the match is on!"
         embed.description = f"{embed.description}\n\n{closed}"
         embed.colour = discord.Colour.dark_grey()
     return embed
@@ -69,7 +71,10 @@ def challenge_view(match: Match) -> ui.View | None:
     if match.status != "challenge":
         return None
     view = ui.View(timeout=None)
-    for action in ("accept", "decline", "cancel"):
+    if match.row.open_seats:
+        view.add_item(JoinButton(match.id))
+    answering = not wording.is_open_challenge(match) or any(not p.accepted for p in match.participants)
+    for action in ("accept", "decline", "cancel") if answering else ("cancel",):   # an open table: Join only
         view.add_item(ChallengeButton(action, match.id))
     return view
 

@@ -19,6 +19,7 @@ from discord import app_commands
 from bot import wording
 from bot.discord.cards import REPLAY_FILE, jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
+from bot.discord.views import ChallengeToSelect
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -178,8 +179,8 @@ def _add_vs_bot(group: app_commands.Group, game: Game) -> None:
 
 def _add_challenge(group: app_commands.Group, game: Game) -> None:
     most = max(game.player_counts)
-    params = [_option("opponent", discord.User)]
-    descriptions = {"opponent": "Who you challenge"}
+    params = [_option("opponent", discord.User | None, None)]
+    descriptions = {"opponent": "Who you challenge (leave it out for an open challenge anyone here can join)"}
     for i in range(2, most):
         params.append(_option(f"opponent{i}", discord.User | None, None))
         descriptions[f"opponent{i}"] = f"Another player ({game.title} allows {'/'.join(map(str, game.player_counts))})"
@@ -191,11 +192,15 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
     params.append(_option("time", int | None, None))
     descriptions["time"] = "Days per move (default: the server's choice); none = casual and unrated"
     choices = {"time": TIME_CHOICES, "level": LEVEL_CHOICES}
+    if len(game.player_counts) > 1:   # the table's size: seats beyond those named are open to anyone
+        params.append(_option("players", int | None, None))
+        descriptions["players"] = "How many play, you included; seats nobody is named for are open to anyone"
+        choices["players"] = [app_commands.Choice(name=f"{n} players", value=n) for n in game.player_counts]
     _add_variant_option(game, params, descriptions, choices)
 
     async def challenge(interaction: discord.Interaction, **options: Any) -> None:
         bot = app(interaction)
-        named = [options["opponent"]] + [options.get(f"opponent{i}") for i in range(2, most)]
+        named = [options.get("opponent")] + [options.get(f"opponent{i}") for i in range(2, most)]
         opponents = [o for o in named if o is not None]
         partner = options.get("partner")
         me = interaction.client.user
@@ -207,7 +212,8 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
             people = [person(o) for o in opponents if o not in mine]
             if mine:   # challenging the bot itself: it takes that seat (or several, named once each)
                 people += ai_people(options.get("level") or DEFAULT_LEVEL, len(mine))
-            if mine and not people[:-len(mine)]:
+            players = options.get("players")
+            if mine and not people[:-len(mine)] and players in (None, len(mine) + 1):
                 match = await bot.services.challenges.challenge_bot(
                     game.key, player=person(interaction.user), level=options.get("level") or DEFAULT_LEVEL,
                     bots=len(mine), variant=options.get(game.variant_option),
@@ -217,8 +223,9 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
                 match = await bot.services.challenges.challenge(
                     game.key, challenger=person(interaction.user), opponents=people,
                     variant=options.get(game.variant_option), partner=person(partner) if partner else None,
-                    days_per_move=options.get("time"),
-                    reply=bot.poster.reply_row(interaction, "card", "Challenge sent."), guild_id=guild_id,
+                    days_per_move=options.get("time"), players=players,
+                    reply=bot.poster.reply_row(interaction, "card", wording.OPEN_POSTED if (
+                        players or 2) > len(people) + 1 else "Challenge sent."), guild_id=guild_id,
                     channel_id=channel_id, parent_channel_id=parent_id)
             await bot.dispatcher.deliver_pending(match.id)
 
@@ -319,7 +326,9 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
     async with acknowledged(interaction):
         mine = await app(interaction).services.queries.matches_of(
             who_asks.id, guild_id=interaction.guild_id or 0, statuses=("active", "challenge"))
-        if not mine:
+        open_here = [m for m in await app(interaction).services.queries.open_seats(interaction.guild_id or 0)
+                     if own and m.participant(who_asks.id) is None]
+        if not mine and not open_here:
             text = "You have no active matches or open challenges here. Start one with /<game> challenge." if own \
                 else f"{who_asks.display_name} has no active matches or open challenges here."
             await finish(interaction, embed=info_embed(text))
@@ -331,7 +340,10 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
             others = ", ".join(p.name for p in sorted(m.participants, key=lambda p: p.invited_order)
                                if p.user_id != who_asks.id)
             variant = f" ({m.variant_label})" if m.variant_label else ""
-            if m.status == "challenge":
+            if m.status == "challenge" and m.row.open_seats:
+                state = wording.OPEN_MATCHES_STATE.format(seats=wording.open_seats_count(m.row.open_seats))
+                link_id = m.row.card_message_id
+            elif m.status == "challenge":
                 state = "open challenge"
                 link_id = m.row.card_message_id
             else:
@@ -346,11 +358,23 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
             label = "challenge" if m.status == "challenge" else "board"
             link = f" · [{label}]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""
             mark = "▶️" if "turn**" in state else "•"
+            others = others or wording.OPEN_ANYONE
             lines.append(f"{mark} **{m.game.title}**{variant} #{m.id} vs {others} — {state}{link}")
+        if open_here:
+            lines += ["", wording.OPEN_MATCHES_HEADER] + [_open_line(m) for m in open_here]
         title = "Your matches" if own else f"{wording.shorten(who_asks.display_name, 64)}'s matches"
         embed = discord.Embed(title=title, description="\n".join(lines)[:MAX_EMBED_TEXT],
                               colour=discord.Colour.blurple())
         await finish(interaction, embed=embed)
+
+
+def _open_line(m: Match) -> str:
+    """An open challenge of the server others may join, with a link to its card."""
+    link = m.row.card_message_id
+    return wording.OPEN_MATCHES_LINE.format(
+        game=m.game.title, variant=f" ({m.variant_label})" if m.variant_label else "", id=m.id,
+        challenger=m.challenger.name, seats=wording.open_seats_count(m.row.open_seats),
+        link=f" · [challenge]({jump_url(m.row.guild_id, m.row.channel_id, link)})" if link else "")
 
 
 @app_commands.command(name="replay", description="The whole game of a match in this server, as an animation")
@@ -370,12 +394,24 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
                               description=f"Replay of {wording.board_caption(found)}"))
 
 
+@app_commands.context_menu(name="Challenge to…")
+@app_commands.guild_only()
+async def challenge_to_menu(interaction: discord.Interaction, member: discord.Member) -> None:
+    """Right-click a member → Apps → "Challenge to…": a private menu of every game; picking one challenges them."""
+    async with acknowledged(interaction):
+        _check_can_see([member], interaction.client.user)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ChallengeToSelect(member.id))
+        await finish(interaction, wording.CHALLENGE_TO_PICK.format(name=member.display_name), view=view)
+
+
 def register_commands(tree: app_commands.CommandTree) -> None:
     """Every command; the game registry is checked first (a missing renderer or a clashing key fails here)."""
     from bot.discord import admin, guide, standings
     guide.register(tree)
     tree.add_command(matches_command)
     tree.add_command(replay_command)
+    tree.add_command(challenge_to_menu)
     standings.register(tree)
     admin.register(tree)
     check_games(GAMES, taken=[c.name for c in tree.get_commands()])

@@ -190,8 +190,13 @@ class Poster:
         channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
         if row.payload.get("event") == "open":
             invited = [p for p in match.participants if p.invited_order > 0 and not p.is_ai]
+            content = " ".join(mention(p) for p in invited) + f" — you are challenged to {match.game.title}!"
+            if match.row.open_seats:
+                content = wording.OPEN_CARD.format(
+                    invited="".join(f"{mention(p)} " for p in invited), challenger=match.challenger.name,
+                    seats=wording.open_seats_count(match.row.open_seats), game=match.game.title)
             message = await channel.send(
-                content=" ".join(mention(p) for p in invited) + f" — you are challenged to {match.game.title}!",
+                content=content,
                 embed=challenge_embed(match), view=challenge_view(match) or discord.utils.MISSING, nonce=nonce(row),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(p.user_id) for p in invited]))
             async with self.services.db.transaction() as tx:

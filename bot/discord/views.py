@@ -15,6 +15,7 @@ from discord import ui
 from bot import wording
 from bot.discord.interaction import acknowledged, app, finish, person
 from bot.model import ServiceError
+from engines import GAMES
 
 _STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger,
            "cancel": discord.ButtonStyle.secondary}
@@ -199,6 +200,69 @@ class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
             await finish(interaction, wording.text_board(match))
 
 
+class JoinButton(MatchButton, template=r"jn:(?P<id>\d{1,19})"):
+    """Take an open seat of an open challenge: anyone in the server who can see the channel, once."""
+
+    prefix, label, emoji, style = "jn", "Join", "🪑", discord.ButtonStyle.success
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction, update=True):
+            if not interaction.permissions.view_channel:
+                raise ServiceError("You cannot see this channel, so you could not follow the match here.")
+            await bot.services.challenges.join(self.match_id, person(interaction.user),
+                                               guild_id=interaction.guild_id or 0)
+            await bot.dispatcher.deliver_pending(self.match_id)
+
+
+MAX_SELECT_OPTIONS = 25      # Discord's limit for one select menu
+CHALLENGE_TO_LEVEL = 3       # "Challenge to…" on the bot itself: a game against it at this level (as /<game> challenge)
+
+
+class ChallengeToSelect(ui.DynamicItem[ui.Select], template=r"ct:(?P<target>\d{1,19})"):
+    """The game menu of "Challenge to…": picking a game challenges the member (their id is in the custom id)."""
+
+    def __init__(self, target_id: int):
+        options = [discord.SelectOption(label=g.title, value=g.key, description=wording.shorten(g.summary, 100))
+                   for g in GAMES.values()][:MAX_SELECT_OPTIONS]
+        super().__init__(ui.Select(custom_id=f"ct:{target_id}", placeholder=wording.CHALLENGE_TO_PLACEHOLDER,
+                                   options=options))
+        self.target_id = target_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
+        return cls(int(match["target"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = app(interaction)
+        async with acknowledged(interaction, update=True):
+            game_key = (self.item.values or [""])[0]
+            if interaction.guild is None:
+                raise ServiceError("Challenges are made in a server.")
+            try:
+                target = await interaction.guild.fetch_member(self.target_id)
+            except discord.NotFound:
+                raise ServiceError("That member is no longer in this server.") from None
+            channel = interaction.channel
+            if isinstance(channel, discord.abc.GuildChannel | discord.Thread) \
+                    and not channel.permissions_for(target).view_channel:
+                raise ServiceError(wording.CHALLENGE_TO_CANNOT_SEE.format(name=target.display_name))
+            me = interaction.client.user
+            common: dict[str, Any] = {"guild_id": interaction.guild_id or 0, "channel_id": interaction.channel_id or 0,
+                                      "parent_channel_id": getattr(channel, "parent_id", None)}
+            if me is not None and target.id == me.id:   # the bot itself: a game against it, as /<game> challenge
+                match = await bot.services.challenges.challenge_bot(
+                    game_key, player=person(interaction.user), level=CHALLENGE_TO_LEVEL,
+                    reply=bot.poster.reply_row(interaction, "board", "The match begins!"), **common)
+            else:
+                match = await bot.services.challenges.challenge(
+                    game_key, challenger=person(interaction.user), opponents=[person(target)],
+                    reply=bot.poster.reply_row(interaction, "card", "Challenge sent."), **common)
+            await bot.dispatcher.deliver_pending(match.id)
+            await interaction.edit_original_response(view=None)    # one pick, one challenge
+
+
 DYNAMIC_ITEMS: list[type[ui.DynamicItem]] = [ChallengeButton, ResignButton, BumpButton, RematchButton,
                                              TextBoardButton, DrawButton]
 DYNAMIC_ITEMS.append(TakebackButton)
+DYNAMIC_ITEMS += [JoinButton, ChallengeToSelect]

@@ -24,6 +24,11 @@ TIME_CHOICES_DAYS = (1, 2, 3, 5, 7, 14)  # what a challenge may choose; 0 = casu
 AI_MATCHES_RATED = False   # the bot's fixed strength would make ratings farmable, and it is no server member
 MAX_OPEN_PER_USER = 10     # open challenges one person may have waiting in a server
 MAX_OPEN_PER_USER_EVERYWHERE = 25
+OPEN_SEAT_TEAMS = (0, 1, 0, 1)
+"""A team game with open seats and no named partner: the team of each arrival in order (the challenger first,
+then the named opponents, then the joiners in join order) follows the rules' W, B, W, B seating, so the
+challenger partners the third to sit. An arrival whose team is full goes to the other team: a named partner
+fills the challenger's team, so then every joiner plays against the two of them."""
 
 
 class Challenges:
@@ -34,8 +39,12 @@ class Challenges:
     async def challenge(self, game_key: str, *, guild_id: int, channel_id: int, challenger: Person,
                         opponents: Sequence[Person], variant: str | None = None, partner: Person | None = None,
                         days_per_move: int | None = None, parent_channel_id: int | None = None,
-                        rematch_of: Match | None = None, reply: Announcement | None = None) -> Match:
+                        rematch_of: Match | None = None, reply: Announcement | None = None,
+                        players: int | None = None) -> Match:
         """Open a challenge (and start it at once when only the bot was challenged).
+
+        ``players`` is the size of the table: seats beyond the challenger and ``opponents`` are open to anyone
+        in the server (with no opponent named, the game's smallest table).
 
         ``days_per_move`` None takes the server's default, 0 means casual. ``parent_channel_id`` is the
         channel a thread belongs to (the server's channel list names channels). ``reply`` completes the
@@ -69,37 +78,44 @@ class Challenges:
         if challenger.is_bot or any(o.is_bot and o.ai_level is None for o in opponents):
             raise NotAllowed(f"Other bots cannot play here — challenge a person, or play me with /{game_key} "
                              "vs-bot.")
-        if len(people) not in game.player_counts:
+        total = players or (len(people) if opponents else min(game.player_counts))
+        if total < len(people):
+            raise NotAllowed(f"You named {len(people)} players (you included) for a table of {total}; name fewer "
+                             "opponents or choose more players.")
+        if total not in game.player_counts:
             allowed = " or ".join(str(n) for n in game.player_counts)
-            raise NotAllowed(f"{game.title} is played by {allowed} players, not {len(people)}.")
+            raise NotAllowed(f"{game.title} is played by {allowed} players, not {total}.")
+        open_seats = total - len(people)
         if variant is not None and variant not in game.variants:
             raise NotAllowed(f"{game.title} has no variant {variant[:40]!r}; choose one of "
                              f"{', '.join(game.variants)}.")
-        teams = game.teams.get(len(people))
+        teams = game.teams.get(total)
         if partner is not None:
             if not teams:
-                raise NotAllowed(f"{game.title} with {len(people)} players has no teams, so no partner.")
+                raise NotAllowed(f"{game.title} with {total} players has no teams, so no partner.")
             if partner.user_id not in {o.user_id for o in opponents}:
                 raise NotAllowed("Your partner must be one of the players you challenge.")
-        elif teams:
-            raise NotAllowed(f"{game.title} with {len(people)} players is played in teams: "
+        elif teams and not open_seats:
+            raise NotAllowed(f"{game.title} with {total} players is played in teams: "
                              "choose your partner with the partner option.")
         team_of: dict[int, int] = {}
-        if teams:
-            assert partner is not None
+        if teams and partner is not None:
             team_of = {p.user_id: (0 if p.user_id in (challenger.user_id, partner.user_id) else 1) for p in people}
+        elif teams:   # open seats, no partner named: teams by arrival
+            for p in people:
+                team_of[p.user_id] = arrival_team(len(team_of), list(team_of.values()), len(teams[0]))
         preset: dict[int, int] = {}
         if rematch_of is not None:   # seats rotate by one; teams stay together
             preset = {p.user_id: ((p.seat or 0) + 1) % rematch_of.row.players for p in rematch_of.seated}
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
-            if not against_ai:
+            if not against_ai or open_seats:
                 await self._within_limits(tx, challenger.user_id, guild_id)
             if rematch_of is not None and await self.ctx.matches.open_rematch(tx, rematch_of.id) is not None:
                 raise StalePosition("A rematch of this match was already offered; answer that one.")
             match_id = await self.ctx.matches.create_challenge(
                 tx, game=game.key, variant=variant or (game.variants[0] if game.variants else None),
-                players=len(people), guild_id=guild_id, channel_id=channel_id,
+                players=total, guild_id=guild_id, channel_id=channel_id, open_seats=open_seats,
                 seed=self.ctx.seeds.randrange(1 << 31), created_by=challenger.user_id, now=now,
                 expires_at=self.ctx.later(CHALLENGE_LIFETIME), time_per_move=seconds,
                 rematch_of=rematch_of.id if rematch_of else None,
@@ -107,7 +123,7 @@ class Challenges:
                         for p in people])
             match = await self._read(tx, match_id)
             told: list[Announcement] = []
-            if all(p.accepted for p in match.participants):   # only the bot was challenged: it accepts at once
+            if all(p.accepted for p in match.participants) and not open_seats:   # only the bot: it accepts at once
                 match = await self._start(tx, match)
                 told = start_announcements(match)
             else:
@@ -176,7 +192,47 @@ class Challenges:
             started = await self.ctx.matches.everyone_accepted(tx, match_id)
             match = await self._read(tx, match_id)
             told = [Announcement("card", {"event": "update"})]
-            if started:
+            if started and not match.row.open_seats:
+                match = await self._start(tx, match)
+                told += start_announcements(match)
+            await self.ctx.outbox.add(tx, match_id, told, now=now)
+        self._after(match)
+        return match
+
+    async def join(self, match_id: int, person: Person, *, guild_id: int) -> Match:
+        """Take an open seat. The last seat (once every invited player has accepted too) starts the match
+        through the same start as the last acceptance; every join brings the card up to date."""
+        match = await self.queries.get(match_id, position=False)
+        if match.row.guild_id != guild_id:
+            raise NotFound("That challenge belongs to another server.")
+        if match.status == "active":
+            raise StalePosition("Too late — every seat was taken and the match has begun.")
+        if match.status != "challenge":
+            raise StalePosition(f"This challenge is no longer open (it was {match.status}).")
+        if person.is_bot:
+            raise NotAllowed("Bots cannot take a seat; people join open challenges.")
+        me = match.participant(person.user_id)
+        if me is not None and me.invited_order == 0:
+            raise NotAllowed("This is your own challenge; wait for others to join (or cancel it).")
+        if me is not None and me.joined:
+            raise NotAllowed("You already have a seat in this challenge; wait for the others.")
+        if me is not None:
+            raise NotAllowed("You are invited to this challenge already: press Accept instead.")
+        now = self.ctx.now()
+        async with self.ctx.db.transaction() as tx:
+            if not await self.ctx.matches.claim_seat(tx, match_id):
+                raise StalePosition("Too late — the last open seat was just taken.")
+            seated = await self._read(tx, match_id)     # who sits already, read under the claim
+            teams = seated.game.teams.get(seated.row.players)
+            team = arrival_team(len(seated.participants), [p.team for p in seated.participants],
+                                len(teams[0])) if teams else None
+            if not await self.ctx.matches.add_joiner(tx, match_id, user_id=person.user_id, name=person.name,
+                                                     arrival=len(seated.participants), team=team):
+                raise NotAllowed("You already have a seat in this challenge; wait for the others.")
+            started = await self.ctx.matches.everyone_accepted(tx, match_id)
+            match = await self._read(tx, match_id)
+            told = [Announcement("card", {"event": "update"})]
+            if started and not match.row.open_seats:
                 match = await self._start(tx, match)
                 told += start_announcements(match)
             await self.ctx.outbox.add(tx, match_id, told, now=now)
@@ -257,6 +313,12 @@ class Challenges:
             self.queries.remember(match)
         self.ctx.events.deadline_set.emit(match.next_timer)
         self.ctx.events.announcements.emit(match.id)
+
+
+def arrival_team(arrival: int, teams_so_far: Sequence[int | None], size: int) -> int:
+    """The team of the ``arrival``-th person to sit at an open team table (see OPEN_SEAT_TEAMS)."""
+    team = OPEN_SEAT_TEAMS[arrival % len(OPEN_SEAT_TEAMS)]
+    return team if list(teams_so_far).count(team) < size else 1 - team
 
 
 def seat_order(match: Match) -> dict[int, int]:

@@ -10,6 +10,7 @@ from bot.services.positions import Position
 from engines import GAMES, State
 
 MAX_MATCH_ID = 2**63 - 1        # SQLite's integer range
+OPEN_SEATS_LISTED = 10          # open challenges /matches lists for others to join (oldest first)
 
 
 def parse_match_id(raw: str | None) -> int | None:
@@ -79,6 +80,10 @@ class Queries:
         ids = await self.ctx.matches.match_ids_of(user_id, guild_id=guild_id, game=game, channel_id=channel_id,
                                                   statuses=tuple(statuses), newest_first=newest_first, limit=limit)
         return await self.many(ids)
+
+    async def open_seats(self, guild_id: int, limit: int = OPEN_SEATS_LISTED) -> list[Match]:
+        """Open challenges of a server with seats anyone may still take, oldest first."""
+        return await self.many(await self.ctx.matches.open_seat_ids(guild_id, limit))
 
     async def find_match(self, game: str, user_id: int, *, guild_id: int, channel_id: int,
                          match_id: int | None = None, prefer_my_turn: bool = False, watch: bool = False) -> Match:

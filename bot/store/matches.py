@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bot.store.db import Database, Tx
 from bot.store.rows import MatchRow, MoveRow, ParticipantRow, Result, Start, TurnClock
 
-PARTICIPANT_COLUMNS = "user_id, name, invited_order, team, accepted, seat, preset_seat, ai_level"
+PARTICIPANT_COLUMNS = "user_id, name, invited_order, team, accepted, seat, preset_seat, ai_level, joined"
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class Undo:
 
 
 def _participant(r) -> ParticipantRow:
-    return ParticipantRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7])
+    return ParticipantRow(r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7], bool(r[8]))
 
 
 class MatchStore:
@@ -56,15 +56,16 @@ class MatchStore:
     async def create_challenge(self, tx: Tx, *, game: str, variant: str | None, players: int, guild_id: int,
                                channel_id: int, seed: int, created_by: int, now: str, expires_at: str,
                                time_per_move: int | None, rematch_of: int | None,
-                               people: Sequence[tuple[int, str, int | None, int | None, int | None]]) -> int:
+                               people: Sequence[tuple[int, str, int | None, int | None, int | None]],
+                               open_seats: int = 0) -> int:
         """A new open challenge; ``people`` is (user id, name, team, preset seat, AI level), the challenger
-        first. The challenger and AI seats have accepted already."""
+        first. The challenger and AI seats have accepted already. ``open_seats`` more seats anyone may take."""
         match_id = await tx.insert(
             "INSERT INTO matches (game, variant, players, guild_id, channel_id, status, seed, created_by,"
-            " created_at, expires_at, time_per_move, rematch_of)"
-            " VALUES (?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?)",
+            " created_at, expires_at, time_per_move, rematch_of, open_seats)"
+            " VALUES (?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?)",
             (game, variant, players, guild_id, channel_id, seed, created_by, now, expires_at, time_per_move,
-             rematch_of))
+             rematch_of, open_seats))
         await tx.executemany(
             "INSERT INTO participants (match_id, user_id, name, invited_order, team, preset_seat, ai_level, accepted)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -340,6 +341,32 @@ class MatchStore:
         row = await tx.fetchone(f"SELECT COUNT(*) FROM matches WHERE created_by = ? AND status = 'challenge'{where}",
                                 params)
         return row[0] if row else 0
+
+    async def claim_seat(self, tx: Tx, match_id: int) -> bool:
+        """Take one open seat of an open challenge; False if none is open any more (or it closed).
+
+        A conditional UPDATE of the match row: it takes the row's write lock, so of two joiners for the last
+        seat exactly one passes (the other's UPDATE finds no open seat), and what the caller reads next in
+        this transaction (who sits already, to count the arrival order) cannot change under it.
+        """
+        changed = await tx.execute("UPDATE matches SET open_seats = open_seats - 1 WHERE id = ?"
+                                   " AND status = 'challenge' AND open_seats > 0", (match_id,))
+        return changed == 1
+
+    async def add_joiner(self, tx: Tx, match_id: int, *, user_id: int, name: str, arrival: int,
+                         team: int | None) -> bool:
+        """The participant row of someone who took a claimed seat; False if they sit there already."""
+        changed = await tx.execute(
+            "INSERT INTO participants (match_id, user_id, name, invited_order, team, accepted, joined)"
+            " VALUES (?, ?, ?, ?, ?, 1, 1) ON CONFLICT (match_id, user_id) DO NOTHING",
+            (match_id, user_id, name, arrival, team))
+        return changed == 1
+
+    async def open_seat_ids(self, guild_id: int, limit: int) -> list[int]:
+        """Open challenges of a server that still have seats anyone may take, oldest first."""
+        rows = await self.db.fetchall("SELECT id FROM matches WHERE guild_id = ? AND status = 'challenge'"
+                                      " AND open_seats > 0 ORDER BY id LIMIT ?", (guild_id, limit))
+        return [r[0] for r in rows]
 
     async def open_rematch(self, tx: Tx, match_id: int) -> int | None:
         """An open (or started) rematch of a match, if one exists."""

@@ -47,6 +47,7 @@ class MatchRow:
     draw_accepted: tuple[int, ...] = ()   # who agrees to it so far (the one who offered first)
     takeback_ply: int | None = None       # an open takeback request, made at this ply
     takeback_accepted: tuple[int, ...] = ()   # who agrees to it so far (the requester first)
+    open_seats: int = 0                   # an open challenge: seats anyone in the server may still take
 
     @property
     def rated(self) -> bool:
@@ -73,6 +74,7 @@ class ParticipantRow:
     seat: int | None
     preset_seat: int | None = None
     ai_level: int | None = None          # a seat the bot plays, at this level
+    joined: bool = False                 # took an open seat (rather than being invited)
 
     @property
     def is_ai(self) -> bool:

@@ -488,6 +488,41 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": comp["type"], "values": [str(v) for v in values]}
         return await self._component(user, msg, data)
 
+    async def context_menu(
+        self, user: dict | int, name: str, target: dict | int | Sent, /, *, channel_id: int | None = None
+    ) -> list[Sent]:
+        """Run the context-menu command ``name`` (right-click -> Apps) on ``target``: a user payload or a
+        registered user id opens a user menu (data type 2), a ``Sent`` a message menu (data type 3). The target
+        arrives resolved as Discord sends it (the user, and their member with channel permissions)."""
+        kind = discord.AppCommandType.message if isinstance(target, Sent) else discord.AppCommandType.user
+        tree = self.client._connection._command_tree
+        if tree is None:
+            raise RuntimeError("the client has no CommandTree")
+        in_guild = tree.get_command(name, guild=discord.Object(self.guild_id), type=kind) is not None
+        if not in_guild and tree.get_command(name, type=kind) is None:
+            raise LookupError(f"no {kind.name} context menu {name!r}")
+        resolved: dict[str, dict] = {}
+        if isinstance(target, Sent):
+            msg = self.messages.get(target.message_id or -1) or target.message or {}
+            target_id = str(msg["id"])
+            resolved["messages"] = {target_id: copy.deepcopy(msg)}
+        else:
+            u = self._user_payload(target)
+            target_id = u["id"]
+            member = self.member_payload(u)
+            member.pop("user")
+            resolved = {"users": {target_id: copy.deepcopy(u)}, "members": {target_id: member}}
+        data: dict[str, Any] = {
+            "id": str(self._command_ids.setdefault(f"{kind.name}:{name}", self._snowflake())),
+            "name": name,
+            "type": kind.value,
+            "target_id": target_id,
+            "resolved": resolved,
+        }
+        if in_guild:
+            data["guild_id"] = str(self.guild_id)
+        return await self._dispatch(self._interaction_payload(2, user, data, channel_id=channel_id))
+
     async def settle(self) -> None:
         """Wait for tasks the bot spawned itself (background work), except view timeouts."""
         n_err = len(self.errors)
