@@ -19,6 +19,7 @@ from discord import app_commands
 from bot import wording
 from bot.discord.cards import REPLAY_FILE, jump_url, resign_view
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
+from bot.discord.records import add_analysis_commands
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -114,6 +115,7 @@ def build_game_group(game: Game) -> app_commands.Group:
     board.autocomplete("match")(_match_autocomplete(game))
     resign.autocomplete("match")(_match_autocomplete(game))
     draw.autocomplete("match")(_match_autocomplete(game))
+    add_analysis_commands(group, game, _find, _match_autocomplete(game))
     return group
 
 
@@ -355,7 +357,8 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
 
 def register_commands(tree: app_commands.CommandTree) -> None:
     """Every command; the game registry is checked first (a missing renderer or a clashing key fails here)."""
-    from bot.discord import admin, standings
+    from bot.discord import admin, records, standings
+    records.register(admin.match_group)
     tree.add_command(matches_command)
     tree.add_command(replay_command)
     standings.register(tree)

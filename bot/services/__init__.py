@@ -14,6 +14,7 @@ from bot.services.challenges import Challenges
 from bot.services.clocks import Clocks
 from bot.services.context import Clock, Context, utcnow
 from bot.services.draws import Draws
+from bot.services.hints import Hints
 from bot.services.play import Play
 from bot.services.queries import Queries
 from bot.store.db import Database
@@ -32,6 +33,7 @@ class Services:
         self.play = Play(self.ctx, self.queries)
         self.clocks = Clocks(self.ctx, self.queries, self.play, self.challenges)
         self.draws = Draws(self.ctx, self.queries, self.play)
+        self.hints = Hints(self.ctx)
 
     @property
     def events(self) -> Events:
