@@ -153,4 +153,4 @@ async def show(interaction: discord.Interaction, title: str, text: str, state: S
 
 
 def register(match_group: app_commands.Group) -> None:
-    match_group.add_command(record_command)
+    match_group.add_command(record_command, override=True)   # one module-level group, added to every bot's tree
