@@ -254,7 +254,7 @@ def reminder_text(match: Match) -> str:
 RECORD_FILE = "match-{match_id}.txt"
 RECORD_EXPORTED = "📜 The record of {caption}: every turn with the position code after it. Feed it to " \
     "`/{game} analyze record:` to study any position (add `turn:` for the position after that turn)."
-RECORD_NOT_STARTED = "Match #{match_id} never started, so it has no record."
+RECORD_NEEDS_MATCH = "Name the match to export, like #12."
 RECORD_TOO_LARGE = "That file has {size:,} bytes; a record may have at most {limit:,}. Nothing was read."
 RECORD_DOWNLOAD_FAILED = "I could not download that file from Discord; please attach it again."
 RECORD_NOT_TEXT = "That file is not UTF-8 text, so it is no game record."

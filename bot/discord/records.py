@@ -37,7 +37,7 @@ async def record_command(interaction: discord.Interaction, match: str) -> None:
     async with acknowledged(interaction):
         match_id = parse_match_id(match)
         if match_id is None:
-            raise BadInput(wording.ANALYZE_NEEDS_INPUT)
+            raise BadInput(wording.RECORD_NEEDS_MATCH)
         found, frames = await bot.services.queries.turns(match_id, guild_id=interaction.guild_id or 0)
         site = f"{bot.user.name} (Discord)" if bot.user else "Discord"
         text = records.write(records.from_match(found, frames, site=site))
