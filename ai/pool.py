@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import functools
 import multiprocessing
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ai.search import SearchCancelled, choose_turn
+from ai.search import ScoredTurn, SearchCancelled, best_turns, choose_turn
 from engines import State
 
 DEFAULT_MARGIN = 1.0   # seconds the caller waits beyond the budget (process hand-over, pickling)
@@ -63,6 +64,12 @@ def _search(state: State, level: int, seed: int, time_budget: float, slot: int,
                        iterations=iterations)
 
 
+def _best_turns(state: State, top: int, seed: int, time_budget: float, slot: int,
+                iterations: int | None) -> list[ScoredTurn]:
+    return best_turns(state, top=top, seed=seed, time_budget=time_budget, cancel=_SlotToken(slot),
+                      iterations=iterations)
+
+
 class AIPool:
     """Runs ``choose_turn`` in worker processes. Use one per bot; ``close()`` at shutdown."""
 
@@ -82,13 +89,23 @@ class AIPool:
                           match_id: Any = None, iterations: int | None = None) -> list[str]:
         """``ai.search.choose_turn`` in a worker. Raises SearchCancelled after ``cancel(match_id)`` (when the
         awaiting task is cancelled: CancelledError), TimeoutError past ``time_budget + margin``."""
+        return await self._run(_search, (state, level, seed, time_budget), time_budget, match_id, iterations)
+
+    async def best_turns(self, state: State, *, top: int = 3, seed: int = 0, time_budget: float = 3.0,
+                         match_id: Any = None, iterations: int | None = None) -> list[ScoredTurn]:
+        """``ai.search.best_turns`` (an analysis, a hint) in a worker; raises like ``choose_turn``."""
+        return await self._run(_best_turns, (state, top, seed, time_budget), time_budget, match_id, iterations)
+
+    async def _run(self, fn: Any, args: tuple[Any, ...], time_budget: float, match_id: Any,
+                   iterations: int | None) -> Any:
+        """``fn(*args, slot, iterations)`` in a worker, holding a cancel slot until the worker is done with it."""
         with self._lock:
             if not self._free:
                 raise RuntimeError(f"more than {SLOTS} AI searches at once")
             slot = self._free.pop()
             self._flags[slot] = 0
             self._running.setdefault(match_id, set()).add(slot)
-        future = self._executor.submit(_search, state, level, seed, time_budget, slot, iterations)
+        future = self._executor.submit(functools.partial(fn, *args, slot, iterations))
         future.add_done_callback(lambda _: self._release(match_id, slot))
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), time_budget + self._margin)

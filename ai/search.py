@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Protocol
 
 from ai.policies import Policy, policy_for
@@ -104,20 +105,22 @@ class Search:
         self.cancel = cancel
         self.iterations_done = 0
 
-    def run(self, root: Node, iterations: int) -> None:
+    def run(self, root: Node, iterations: int, *, early_stop: bool = True) -> None:
         """Up to ``iterations`` iterations; raises SearchCancelled.
 
-        Stops early at the deadline, and as soon as the most visited child leads the next one by more visits
-        than there are iterations left: the rest could not change the move (``best_child``), only cost time.
+        Stops early at the deadline, and (with ``early_stop``) at once when a move wins outright or as soon as
+        the most visited child leads the next one by more visits than there are iterations left: the rest could
+        not change the move (``best_child``), only cost time. An analysis ranks several moves, so it passes
+        ``early_stop=False``.
         """
         self.expand(root)
-        if winning_move(root) is not None:
+        if early_stop and winning_move(root) is not None:
             return
         for i in range(iterations):
             if i % CHECK_EVERY == 0:
                 if self.cancel is not None and self.cancel.is_set():
                     raise SearchCancelled("search cancelled")
-                if decided(root, iterations - i):
+                if early_stop and decided(root, iterations - i):
                     return
             if time.perf_counter() >= self.deadline:
                 return
@@ -250,3 +253,79 @@ def choose_turn(state: State, *, level: int, seed: int, time_budget: float = 2.0
         if root.state.is_over or root.state.to_move != seat:
             break
     return moves
+
+
+# ---- analysis: the best few turns with their evaluations ----------------------------------------------------------
+ANALYSIS_LEVEL = 5          # the effort an analysis (and a hint) searches with: the bot's best
+
+
+@dataclass(frozen=True)
+class ScoredTurn:
+    """One whole turn the analysis proposes, and how good the search thinks it is for the seat that plays it.
+
+    ``value`` is that seat's expected share of the win after the turn, in [0, 1] (terminal rewards and the
+    policies' evaluations use the same scale: 1 = a sure win, 0.5 = an even two-player game). ``final``: the turn
+    ends the game, so ``value`` is exact (1.0 = it wins at once).
+    """
+
+    moves: tuple[str, ...]
+    value: float
+    visits: int
+    final: bool
+
+
+def best_turns(state: State, *, top: int = 3, seed: int = 0, time_budget: float = 3.0,
+               cancel: CancelToken | None = None, iterations: int | None = None) -> list[ScoredTurn]:
+    """The ``top`` best whole turns for ``state.to_move``, best first, each with its evaluation.
+
+    One search from ``state`` at the analysis effort (no early stop: every first move gets its share of the
+    iterations); the candidates are the first moves ranked like ``best_child`` (a move that wins at once first,
+    then by visits and mean), each completed to a whole turn the way ``choose_turn`` completes one (searching each
+    further decision of the same seat within the same deadline). Turns that reach the same position are listed
+    once. Raises GameOverError when the game is over, SearchCancelled when ``cancel`` is set.
+    """
+    if state.is_over:
+        raise GameOverError("The game is over: there is no turn to play.")
+    effort = iterations if iterations is not None else iterations_for(state.game.key, ANALYSIS_LEVEL)
+    search = Search(policy_for(state.game.key), random.Random(seed), time.perf_counter() + time_budget, cancel)
+    seat = state.to_move
+    assert seat is not None
+    root = Node(state, None)
+    search.run(root, effort, early_stop=False)
+    assert root.children is not None
+
+    def rank(mc: tuple[str, Node]) -> tuple[bool, int, float]:
+        child = mc[1]
+        return (child.terminal is not None and child.terminal[seat] >= 1.0, child.visits, child.mean())
+
+    out: list[ScoredTurn] = []
+    seen: set[str] = set()
+    for move, child in sorted(root.children, key=rank, reverse=True):
+        moves, node = _complete_turn(search, child, move, seat, effort)
+        code = node.state.encode()
+        if code in seen:
+            continue
+        seen.add(code)
+        final = node.terminal is not None
+        value = node.terminal[seat] if node.terminal is not None else child.mean()
+        out.append(ScoredTurn(tuple(moves), value, child.visits, final))
+        if len(out) >= top:
+            break
+    return out
+
+
+def _complete_turn(search: Search, node: Node, first: str, seat: int, effort: int) -> tuple[list[str], Node]:
+    """The rest of the turn that starts with ``first`` (leading to ``node``), decided as ``choose_turn`` does."""
+    moves = [first]
+    stop_turn = search.policy.stop_turn
+    while not node.state.is_over and node.state.to_move == seat and len(moves) < MAX_TURN_MOVES:
+        legal = node.state.legal_moves()
+        stop = stop_turn(node.state, moves) if stop_turn is not None else None
+        if len(legal) == 1 or stop is not None:
+            move = legal[0] if stop is None else stop
+            node = Node(node.state.play(move), seat)
+        else:
+            search.run(node, max(effort // MIN_FOLLOW_UP, 1))
+            move, node = best_child(node)
+        moves.append(move)
+    return moves, node

@@ -11,14 +11,17 @@ import asyncio
 import logging
 from typing import Any
 
-from ai.search import SearchCancelled, choose_turn
+from ai.search import ScoredTurn, SearchCancelled, best_turns, choose_turn
 from bot.model import Match, ServiceError, TurnResult
 from bot.services import Services
+from engines import State
 
 log = logging.getLogger(__name__)
 
 TIME_BUDGET = 2.0     # seconds of search per turn at most (the search's own effort table usually ends sooner)
 FALLBACK_BUDGET = 0.5
+ANALYSIS_BUDGET = 3.0  # seconds an analysis or a hint searches at most (Discord waits 15 minutes after a defer)
+ANALYSIS_TOP = 3       # how many best turns an analysis shows
 
 
 def turn_seed(match_seed: int, ply: int) -> int:
@@ -27,10 +30,12 @@ def turn_seed(match_seed: int, ply: int) -> int:
 
 
 class AIPlayer:
-    def __init__(self, services: Services, pool: Any = None, *, time_budget: float = TIME_BUDGET):
+    def __init__(self, services: Services, pool: Any = None, *, time_budget: float = TIME_BUDGET,
+                 analysis_budget: float = ANALYSIS_BUDGET):
         self.services = services
         self.pool = pool
         self.time_budget = time_budget
+        self.analysis_budget = analysis_budget
         services.events.match_ended.subscribe(self.cancel)
 
     def cancel(self, match_id: int) -> None:
@@ -51,6 +56,15 @@ class AIPlayer:
             log.warning("bot search in match %s overran its budget; playing a quick turn", match.id)
             return await asyncio.to_thread(choose_turn, match.position, level=1, seed=seed,
                                            time_budget=FALLBACK_BUDGET)
+
+    async def best_turns(self, state: State, *, seed: int, match_id: Any = None) -> list[ScoredTurn]:
+        """The analysis of ``state`` (``ai.search.best_turns``), in the pool like the bot's own turns; a search
+        that overruns its budget raises TimeoutError."""
+        if self.pool is not None:
+            return await self.pool.best_turns(state, top=ANALYSIS_TOP, seed=seed, time_budget=self.analysis_budget,
+                                              match_id=match_id)
+        return await asyncio.to_thread(best_turns, state, top=ANALYSIS_TOP, seed=seed,
+                                       time_budget=self.analysis_budget)
 
     async def play(self, match_id: int, *, ply: int, completes: int | None = None) -> TurnResult | None:
         """Play the bot's turn of ``match_id`` at ``ply``; None if the match ended or moved on meanwhile."""

@@ -374,3 +374,82 @@ def open_challenge_summary(match: Match, mention: Mention = plain) -> str:
         lines.append(OPEN_TEAMS.format(teams=" vs ".join(" & ".join(side) for side in sides)))
     lines.append(f"*{game.summary}*")
     return "\n".join(lines)
+# ---- records and analysis ----
+RECORD_FILE = "match-{match_id}.txt"
+RECORD_EXPORTED = "📜 The record of {caption}: every turn with the position code after it. Feed it to " \
+    "`/{game} analyze record:` to study any position (add `turn:` for the position after that turn)."
+RECORD_NEEDS_MATCH = "Name the match to export, like #12."
+RECORD_TOO_LARGE = "That file has {size:,} bytes; a record may have at most {limit:,}. Nothing was read."
+RECORD_DOWNLOAD_FAILED = "I could not download that file from Discord; please attach it again."
+RECORD_NOT_TEXT = "That file is not UTF-8 text, so it is no game record."
+RECORD_UNKNOWN_GAME = "The record's Game tag names {game}, which is no game of this bot."
+RECORD_LINE_TOO_LONG = "Line {line} of the record is longer than {limit:,} characters; no line of a record is."
+RECORD_TAG_AFTER_TURNS = "Line {line} of the record is a header tag after the turns; tags come first."
+RECORD_DUPLICATE_TAG = "Line {line} of the record repeats the {tag} tag."
+RECORD_BAD_LINE = "Line {line} of the record is neither a tag like [Game \"Tintas\"] nor a turn like " \
+    "1. Player 1: E4 {{code}}: {text}."
+RECORD_MISSING_TAG = "The record has no {tag} tag in its header, so it cannot be read."
+RECORD_BAD_PLAYERS = "The record's Players tag says {players}; {game} is played by {counts} players."
+RECORD_BAD_START = "The record's Start position cannot be read: {reason}"
+RECORD_START_DISAGREES = "The record's Players or Variant tag does not match its Start position."
+RECORD_TURN_NUMBER = "Line {line} of the record is numbered turn {number}, but turn {expected} comes next."
+RECORD_AFTER_END = "Line {line} of the record has turn {turn}, but the game is already over before it."
+RECORD_WRONG_SEAT = "Line {line} of the record gives turn {turn} to {label}, but {seat} is to move."
+RECORD_EMPTY_MOVE = "Line {line} of the record (turn {turn}) has an empty move between its commas."
+RECORD_ILLEGAL_TURN = "Line {line} of the record (turn {turn}) cannot be played: {reason}"
+RECORD_CODE_MISMATCH = "Line {line} of the record: the position code after turn {turn} is not the position its " \
+    "moves reach, so the record was changed or damaged."
+RECORD_NO_SUCH_TURN = "There is no position after turn {turn}: the record has {turns} turns (0 is the start)."
+RECORD_WRONG_GAME = "That is a {other} record; use /{key} analyze for it."
+ANALYZE_NEEDS_INPUT = "Give a position code (code:) or attach a record (record:) to analyze."
+ANALYZE_BOTH = "Give either a position code or a record, not both."
+ANALYZE_TURN_NEEDS_RECORD = "turn: picks a position in an attached record; a position code is one position already."
+ANALYZE_CODE_TOO_LONG = "That code has {length:,} characters; no {game} position code is that long."
+ANALYZE_BAD_CODE = "That is no {game} position code: {reason}"
+ANALYZE_BUSY = "The search did not finish in time; please try again in a moment."
+ANALYSIS_TITLE = "{game} — analysis of {where}"
+ANALYSIS_WHERE_CODE = "a position code"
+ANALYSIS_WHERE_RECORD = "the position after turn {turn} of {source}"
+ANALYSIS_TO_MOVE = "**{seat}** is to move. My three best turns for {seat}:"
+ANALYSIS_LINE = "{rank}. `{turn}` — {verdict}"
+ANALYSIS_VERDICT_WINS = "wins the game at once"
+ANALYSIS_VERDICT_LOSES = "ends the game, lost"
+ANALYSIS_VERDICT_ENDS = "ends the game: {share:.0f} % of the win"
+ANALYSIS_VERDICT_CHANCES = "winning chances ≈ {chances:.0f} %"
+ANALYSIS_LEGEND = "Winning chances are my search's estimate of the mover's share of the win after the turn " \
+    "(100 % a sure win, 0 % a sure loss; 50 % is even with two players)."
+ANALYSIS_OVER = "**The game is over.** {result}"
+ANALYSIS_OVER_WINNER = "{who} won: {why}"
+ANALYSIS_OVER_DRAW = "A draw: {why}"
+ANALYSIS_CODE = "Position code: `{code}`"
+HINT_TITLE = "{game} — hint for your turn in #{match_id}"
+HINT_TOLD = "💡 {who} used a hint in {caption}."
+
+
+def analysis_verdict(value: float, final: bool) -> str:
+    """How good a proposed turn is, for a player: 'wins the game at once', 'winning chances ≈ 62 %'."""
+    if final:
+        if value >= 1.0:
+            return ANALYSIS_VERDICT_WINS
+        if value <= 0.0:
+            return ANALYSIS_VERDICT_LOSES
+        return ANALYSIS_VERDICT_ENDS.format(share=value * 100)
+    return ANALYSIS_VERDICT_CHANCES.format(chances=value * 100)
+
+
+def analysis_text(seat: str, turns: list[tuple[str, float, bool]]) -> str:
+    """The best turns (notation, value, final), best first, with the legend."""
+    lines = [ANALYSIS_TO_MOVE.format(seat=seat)]
+    lines += [ANALYSIS_LINE.format(rank=i, turn=turn, verdict=analysis_verdict(value, final))
+              for i, (turn, value, final) in enumerate(turns, 1)]
+    lines.append(f"*{ANALYSIS_LEGEND}*")
+    return "\n".join(lines)
+
+
+def analysis_over_text(winners: list[str], players: int, why: str) -> str:
+    """A finished position: who won and why (or a draw)."""
+    if len(winners) == players and players > 1:
+        result = ANALYSIS_OVER_DRAW.format(why=why)
+    else:
+        result = ANALYSIS_OVER_WINNER.format(who=" & ".join(winners), why=why)
+    return ANALYSIS_OVER.format(result=result)

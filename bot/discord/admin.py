@@ -91,8 +91,10 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
         await finish(interaction, embed=info_embed(text))
 
 
-match_group = app_commands.Group(name="match", description="Admin tools for matches", guild_only=True,
-                                 default_permissions=discord.Permissions(manage_guild=True))
+# No default_permissions on the group: Discord applies them to the whole /match command, and /match record is
+# for every member. The admin subcommands check Manage Server themselves (overridable defaults never sufficed).
+match_group = app_commands.Group(name="match", description="Match records; admin tools for matches",
+                                 guild_only=True)
 
 
 @match_group.command(name="abort", description="Admins: stop a stuck match (no result, unrated)")

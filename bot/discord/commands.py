@@ -19,6 +19,7 @@ from discord import app_commands
 from bot import wording
 from bot.discord.cards import REPLAY_FILE, jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
+from bot.discord.records import add_analysis_commands
 from bot.discord.views import ChallengeToSelect
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
 from bot.registry import check_games
@@ -128,6 +129,7 @@ def build_game_group(game: Game) -> app_commands.Group:
     resign.autocomplete("match")(_match_autocomplete(game))
     draw.autocomplete("match")(_match_autocomplete(game))
     takeback.autocomplete("match")(_match_autocomplete(game))
+    add_analysis_commands(group, game, _find, _match_autocomplete(game))
     return group
 
 
@@ -407,8 +409,9 @@ async def challenge_to_menu(interaction: discord.Interaction, member: discord.Me
 
 def register_commands(tree: app_commands.CommandTree) -> None:
     """Every command; the game registry is checked first (a missing renderer or a clashing key fails here)."""
-    from bot.discord import admin, guide, standings
+    from bot.discord import admin, guide, records, standings
     guide.register(tree)
+    records.register(admin.match_group)
     tree.add_command(matches_command)
     tree.add_command(replay_command)
     tree.add_command(challenge_to_menu)

@@ -66,7 +66,7 @@ class Poster:
     async def deliver(self, row: OutboxRow) -> Delivered:
         handlers = {"board": self._board, "card": self._card, "reminder": self._reminder, "reply": self._reply,
                     "dm": self._dm, "bot_turn": self._bot_turn, "draw": self._draw,
-                    "takeback": self._takeback, "away": self._away, "digest": self._digest}
+                    "takeback": self._takeback, "away": self._away, "digest": self._digest, "hint": self._hint}
         try:
             return await handlers[row.kind](row)
         except discord.HTTPException as exc:
@@ -301,6 +301,15 @@ class Poster:
                                              caption=caption),
             nonce=nonce(row), allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(int(requester))] if requester else []))
+        return Delivered("sent", message.id)
+
+    async def _hint(self, row: OutboxRow) -> Delivered:
+        """Tell the match's channel that a player used a hint (no one is pinged: the next board pings)."""
+        match = await self.services.queries.get(row.match_id, position=False)
+        by = int(row.payload["by"])
+        channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
+        message = await channel.send(wording.HINT_TOLD.format(who=f"<@{by}>", caption=wording.board_caption(match)),
+                                     nonce=nonce(row), allowed_mentions=discord.AllowedMentions.none())
         return Delivered("sent", message.id)
 
     async def _bot_turn(self, row: OutboxRow) -> Delivered:

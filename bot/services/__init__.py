@@ -16,6 +16,7 @@ from bot.services.clocks import Clocks
 from bot.services.context import Clock, Context, utcnow
 from bot.services.digests import Digests
 from bot.services.draws import Draws
+from bot.services.hints import Hints
 from bot.services.play import Play
 from bot.services.queries import Queries
 from bot.services.takebacks import Takebacks
@@ -38,6 +39,7 @@ class Services:
         self.takebacks = Takebacks(self.ctx, self.queries, self.play)
         self.away = Away(self.ctx)
         self.digests = Digests(self.ctx)
+        self.hints = Hints(self.ctx)
 
     @property
     def events(self) -> Events:

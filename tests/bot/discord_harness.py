@@ -314,6 +314,7 @@ class FakeDiscord:
         self.messages: dict[int, dict] = {}
         self.synced_commands: dict[int | None, list[dict]] = {}
         self.http_handlers: dict[tuple[str, str], Callable[..., Any]] = {}
+        self.cdn: dict[str, bytes] = {}  # url -> bytes of uploaded attachments (``Attachment.read``)
 
         self._permissions: dict[int, int] = {}
         self._attachments: dict[int, bytes] = {}
@@ -339,6 +340,7 @@ class FakeDiscord:
         state.application_id = self.application_id
         state.user = discord.ClientUser(state=state, data=copy.deepcopy(self.bot_user))
         client.http.request = self._http_request  # type: ignore[method-assign]
+        client.http.get_from_cdn = self._get_from_cdn  # type: ignore[method-assign]
         # login() would open an aiohttp session; webhooks built from the client (Webhook.partial(client=…))
         # need one to exist, though the fake seams never use it
         client.http._HTTPClient__session = _NoSession()  # type: ignore[attr-defined]
@@ -355,6 +357,7 @@ class FakeDiscord:
         """Undo ``start`` (log handler, http patch). The client object is left as is."""
         logging.getLogger("discord").removeHandler(self._collector)
         self.client.http.__dict__.pop("request", None)
+        self.client.http.__dict__.pop("get_from_cdn", None)
         self._started = False
 
     async def __aenter__(self) -> FakeDiscord:
@@ -805,7 +808,15 @@ class FakeDiscord:
             resolved.setdefault("roles", {})[str(role["id"])] = role
             return str(role["id"])
         if t is discord.AppCommandOptionType.attachment:
-            raise NotImplementedError("attachment options are not supported by the harness")
+            # an uploaded file: ``(filename, bytes)``; the bot downloads it from the fake CDN (``cdn``)
+            filename, data = value
+            aid = self._snowflake()
+            url = f"https://cdn.discordapp.test/ephemeral-attachments/{aid}/{filename}"
+            self.cdn[url] = bytes(data)
+            resolved.setdefault("attachments", {})[str(aid)] = {
+                "id": str(aid), "filename": filename, "size": len(data), "url": url, "proxy_url": url,
+                "content_type": "text/plain; charset=utf-8", "ephemeral": True}
+            return str(aid)
         if p.choices and value not in [c.value for c in p.choices]:
             raise ValueError(
                 f"/{command} {p.display_name}={value!r} is not one of the choices "
@@ -1114,6 +1125,11 @@ class FakeDiscord:
         return out
 
     # ---- seam 2: HTTPClient.request -------------------------------------------------------------
+
+    async def _get_from_cdn(self, url: str) -> bytes:
+        if url not in self.cdn:
+            raise _http_error(discord.NotFound, 404, 0, "asset not found")
+        return self.cdn[url]
 
     async def _http_request(self, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
         body, uploads = self._decode(kwargs.get("json"), list(form) if form else None, files)

@@ -1,0 +1,242 @@
+"""Game records: a whole match as plain text, written for ``/match record`` and read back by ``/<game> analyze``.
+
+The format (docs/records.md has the full description and an example) is PGN-like, UTF-8 text, one item a line:
+
+    [Game "Tintas"]
+    [Variant "-"]
+    [Players "2"]
+    [Seat1 "Player 1"]
+    [Player1 "Ann"]
+    [Seat2 "Player 2"]
+    [Player2 "Bob"]
+    [Date "2025-03-01"]
+    [Result "1-2"]
+    [Termination "Bob holds all seven red pieces."]
+    [Match "#12"]
+    [Site "BoardGames (Discord)"]
+    [Start "<position code of the start>"]
+
+    1. Player 1: E4 {<position code after turn 1>}
+    2. Player 2: F5, F6 {<position code after turn 2>}
+
+* A **header** of tag lines ``[Key "value"]`` (a ``"`` or ``\\`` inside a value is escaped with ``\\``). ``Game``
+  (the game's name or key), ``Players`` and ``Start`` are required; ``Variant`` (``-`` = the game's only or default
+  board) must agree with the start position. ``SeatN`` is the rules' name of seat N, ``PlayerN`` who played it.
+  ``Date`` is the day the match started, in **UTC** (a Discord server has no time zone of its own). ``Result``
+  gives each seat's rank in seat order joined by ``-`` (``1-2``: seat 1 won; ``1-1``: a draw; ``*``: still
+  running; ``aborted``); ``Termination`` the sentence that says why the match ended (``-`` while it runs);
+  ``Match`` and ``Site`` say where it was played. Other tags are kept and ignored.
+* Then one line per **whole turn** (all the moves one seat makes before the next seat is to move):
+  ``<turn number>. <seat name>: <moves> {<position code after the turn>}``. The moves are the canonical moves
+  the bot stored, separated by ``, `` (no game's move contains a comma), without the ``end`` the bot adds
+  itself when a player stops an optional continuation; it is the text ``/<game> move`` accepts too.
+* Blank lines and comment lines starting with ``;`` may appear anywhere.
+
+Reading checks every line and replays every turn on the engine from the start position, so a record is
+accepted only when each turn is legal, is played by the seat named, and reaches exactly the code written after
+it; any other record is refused with the line (and turn) at fault. Discord-free and storage-free.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bot import wording
+from bot.model import BadInput, BadMove, Match
+from bot.services.play import play_turn, quote
+from engines import GAMES, Game, InvalidPosition, State
+
+MAX_RECORD_BYTES = 256 * 1024     # a record file larger than this is refused unread (a 400-turn game is ~60 KB)
+MAX_LINE = 4000                   # characters of one line (a position code is a few hundred)
+TURN_SEPARATOR = ", "
+NONE = "-"                        # an empty tag value (no variant, no termination yet)
+
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]{0,30})\s+"((?:[^"\\]|\\.)*)"\]')
+_TURN = re.compile(r"(\d{1,7})\.\s+([^:{}]+?):\s+([^{}]+?)\s*\{([^{}]*)\}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class RecordTurn:
+    number: int
+    seat: int
+    moves: tuple[str, ...]        # canonical, with the automatic ``end`` where the bot plays one
+    code: str                     # the position after the turn
+
+
+@dataclass
+class GameRecord:
+    """A match as a record; ``states`` holds the start and the position after each turn (for analysis)."""
+
+    game: str                     # the game's key
+    variant: str | None
+    players: int
+    start: str
+    turns: list[RecordTurn]
+    seats: tuple[str, ...] = ()   # the rules' seat names
+    people: tuple[str, ...] = ()  # who played each seat ('' when unknown)
+    tags: dict[str, str] = field(default_factory=dict)   # the other header tags, in order
+    states: list[State] = field(default_factory=list, compare=False)
+
+    def position(self, turn: int | None = None) -> tuple[State, State | None, list[str]]:
+        """The position after ``turn`` (default: the last), the one before that turn and the turn's moves."""
+        last = len(self.turns)
+        n = last if turn is None else turn
+        if not 0 <= n <= last:
+            raise BadInput(wording.RECORD_NO_SUCH_TURN.format(turn=n, turns=last))
+        if n == 0:
+            return self.states[0], None, []
+        return self.states[n], self.states[n - 1], list(self.turns[n - 1].moves)
+
+
+# ---- writing ------------------------------------------------------------------------------------------------------
+def notation(moves: Sequence[str]) -> str:
+    """A turn as written in a record: its moves joined by ', ', without a trailing automatic ``end``."""
+    shown = list(moves[:-1]) if len(moves) > 1 and moves[-1] == "end" else list(moves)
+    return TURN_SEPARATOR.join(shown)
+
+
+def _value(text: str) -> str:
+    text = " ".join(_CONTROL.sub(" ", text).split()) or NONE
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def write(record: GameRecord) -> str:
+    """The record as text (see the module docstring); ``parse(write(r))`` gives ``r`` back."""
+    game = GAMES[record.game]
+    seats = record.seats or game.seat_names(record.players)
+    tags: list[tuple[str, str]] = [("Game", game.title), ("Variant", record.variant or NONE),
+                                   ("Players", str(record.players))]
+    for i, seat in enumerate(seats):
+        tags.append((f"Seat{i + 1}", seat))
+        tags.append((f"Player{i + 1}", record.people[i] if i < len(record.people) else ""))
+    tags += [(k, v) for k, v in record.tags.items()]
+    tags.append(("Start", record.start))
+    lines = [f'[{key} "{_value(value)}"]' for key, value in tags]
+    lines.append("")
+    for t in record.turns:
+        lines.append(f"{t.number}. {seats[t.seat]}: {notation(t.moves)} {{{t.code}}}")
+    return "\n".join(lines) + "\n"
+
+
+def from_match(match: Match, frames: Sequence[tuple[State, State | None, list[str]]], *, site: str) -> GameRecord:
+    """The record of a started match from its turns (``Queries.turns``: the start first, then each turn)."""
+    row = match.row
+    start = frames[0][0]
+    turns = [RecordTurn(i, before.to_move if before is not None and before.to_move is not None else 0,
+                        tuple(moves), after.encode())
+             for i, (after, before, moves) in enumerate(frames[1:], 1)]
+    if row.status == "finished":
+        result = "-".join(str(r) for r in row.ranks) if row.ranks else NONE
+    else:
+        result = "aborted" if row.status == "aborted" else "*"
+    started = row.started_at or row.created_at
+    tags = {"Date": datetime.fromisoformat(started).astimezone(UTC).date().isoformat(), "Result": result,
+            "Termination": wording.end_sentence(match) if match.is_over else NONE, "Match": f"#{row.id}",
+            "Site": site}
+    return GameRecord(row.game, start.variant, row.players, start.encode(), turns,
+                      tuple(match.game.seat_names(row.players)), tuple(match.names), tags,
+                      [start, *(f[0] for f in frames[1:])])
+
+
+# ---- reading ------------------------------------------------------------------------------------------------------
+def decode_text(data: bytes) -> str:
+    """A record file's text: at most MAX_RECORD_BYTES of UTF-8."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise BadInput(wording.RECORD_TOO_LARGE.format(size=len(data), limit=MAX_RECORD_BYTES))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BadInput(wording.RECORD_NOT_TEXT) from None
+
+
+def find_game(name: str) -> Game:
+    want = name.strip().casefold()
+    for game in GAMES.values():
+        if want in (game.key.casefold(), game.title.casefold()):
+            return game
+    raise BadInput(wording.RECORD_UNKNOWN_GAME.format(game=quote(name)))
+
+
+def parse(text: str) -> GameRecord:
+    """Read and verify a record (see the module docstring); BadInput names the first line at fault."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
+        raise BadInput(wording.RECORD_TOO_LARGE.format(size=len(text.encode("utf-8", "surrogatepass")),
+                                                       limit=MAX_RECORD_BYTES))
+    tags: dict[str, str] = {}
+    turn_lines: list[tuple[int, re.Match[str]]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith(";"):
+            continue
+        if len(line) > MAX_LINE:
+            raise BadInput(wording.RECORD_LINE_TOO_LONG.format(line=number, limit=MAX_LINE))
+        tag = _TAG.fullmatch(line)
+        if tag is not None:
+            if turn_lines:
+                raise BadInput(wording.RECORD_TAG_AFTER_TURNS.format(line=number))
+            key = tag.group(1)
+            if key in tags:
+                raise BadInput(wording.RECORD_DUPLICATE_TAG.format(line=number, tag=key))
+            tags[key] = re.sub(r"\\(.)", r"\1", tag.group(2))
+            continue
+        turn = _TURN.fullmatch(line)
+        if turn is None:
+            raise BadInput(wording.RECORD_BAD_LINE.format(line=number, text=quote(line)))
+        turn_lines.append((number, turn))
+    for required in ("Game", "Players", "Start"):
+        if required not in tags:
+            raise BadInput(wording.RECORD_MISSING_TAG.format(tag=required))
+    game = find_game(tags.pop("Game"))
+    players_text = tags.pop("Players")
+    if not (players_text.isascii() and players_text.isdigit()) or int(players_text) not in game.player_counts:
+        raise BadInput(wording.RECORD_BAD_PLAYERS.format(
+            players=quote(players_text), game=game.title, counts=", ".join(map(str, game.player_counts))))
+    players = int(players_text)
+    start_code = tags.pop("Start")
+    try:
+        state = game.decode(start_code)
+    except InvalidPosition as exc:
+        raise BadInput(wording.RECORD_BAD_START.format(reason=str(exc))) from None
+    variant_text = tags.pop("Variant", NONE)
+    variant = None if variant_text == NONE else variant_text
+    if state.players != players or (variant is not None and state.variant != variant):
+        raise BadInput(wording.RECORD_START_DISAGREES)
+    seat_names = game.seat_names(players)
+    people = tuple("" if name == NONE else name for name in (tags.pop(f"Player{i + 1}", "") for i in range(players)))
+    for i in range(players):
+        tags.pop(f"Seat{i + 1}", None)
+    states = [state]
+    turns: list[RecordTurn] = []
+    for at, m in turn_lines:
+        number, label, text_moves, code = int(m.group(1)), m.group(2).strip(), m.group(3), m.group(4).strip()
+        expected = len(turns) + 1
+        if number != expected:
+            raise BadInput(wording.RECORD_TURN_NUMBER.format(line=at, number=number, expected=expected))
+        if state.is_over or state.to_move is None:
+            raise BadInput(wording.RECORD_AFTER_END.format(line=at, turn=number))
+        seat = state.to_move
+        if label.casefold() != seat_names[seat].casefold():
+            raise BadInput(wording.RECORD_WRONG_SEAT.format(line=at, turn=number, label=quote(label),
+                                                            seat=seat_names[seat]))
+        tokens = [t.strip() for t in text_moves.split(",")]
+        if not all(tokens):
+            raise BadInput(wording.RECORD_EMPTY_MOVE.format(line=at, turn=number))
+        try:
+            moves, after = play_turn(state, seat, tokens)
+        except BadMove as exc:
+            raise BadInput(wording.RECORD_ILLEGAL_TURN.format(line=at, turn=number, reason=str(exc))) from None
+        state = after[-1]
+        if state.encode() != code:
+            raise BadInput(wording.RECORD_CODE_MISMATCH.format(line=at, turn=number))
+        turns.append(RecordTurn(number, seat, tuple(moves), code))
+        states.append(state)
+    return GameRecord(game.key, state.variant if variant is None else variant, players, start_code.strip(), turns,
+                      tuple(seat_names), people, tags, states)
+
+
+def parse_bytes(data: bytes) -> GameRecord:
+    return parse(decode_text(data))

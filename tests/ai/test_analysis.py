@@ -1,0 +1,65 @@
+"""The analysis search (ai.search.best_turns): distinct legal whole turns, best first, a win shown as one."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ai.pool import AIPool
+from ai.search import GameOverError, best_turns
+from bot.services.play import play_turn
+from engines import GAMES
+
+SETUPS = [(key, min(game.player_counts)) for key, game in GAMES.items()]
+
+
+@pytest.mark.parametrize(("key", "players"), SETUPS)
+def test_best_turns_are_distinct_legal_whole_turns(key, players):
+    state = GAMES[key].new(players=players, seed=2)
+    turns = best_turns(state, top=3, seed=1, iterations=60, time_budget=30.0)
+    assert 1 <= len(turns) <= 3
+    seen = set()
+    for t in turns:
+        moves, states = play_turn(state, state.to_move, list(t.moves))   # raises if not legal
+        assert tuple(moves) == t.moves
+        after = states[-1]
+        assert after.is_over or after.to_move != state.to_move
+        assert 0.0 <= t.value <= 1.0
+        seen.add(after.encode())
+    assert len(seen) == len(turns)
+
+
+def test_a_winning_turn_comes_first_and_says_so():
+    rng = random.Random(5)
+    game = GAMES["tintas"]
+    for seed in range(40):        # a position one move from the end, from a random game
+        state = game.new(seed=seed)
+        while not state.is_over:
+            wins = [m for m in state.legal_moves() if state.play(m).is_over
+                    and state.to_move in state.play(m).winners]
+            if wins and not state.pending():
+                turns = best_turns(state, top=3, seed=1, iterations=40, time_budget=30.0)
+                assert turns[0].final and turns[0].value == 1.0
+                return
+            state = state.play(rng.choice(state.legal_moves()))
+    pytest.skip("no position with a winning move came up")
+
+
+def test_a_finished_game_has_no_turns():
+    rng = random.Random(1)
+    state = GAMES["tintas"].new(seed=1)
+    while not state.is_over:
+        state = state.play(rng.choice(state.legal_moves()))
+    with pytest.raises(GameOverError):
+        best_turns(state)
+
+
+async def test_the_pool_returns_the_in_process_analysis():
+    pool = AIPool(max_workers=1)
+    try:
+        state = GAMES["rincala"].new(seed=3)
+        got = await pool.best_turns(state, top=3, seed=4, time_budget=30.0, iterations=50)
+        assert got == best_turns(state, top=3, seed=4, time_budget=30.0, iterations=50)
+    finally:
+        pool.close()
