@@ -117,7 +117,12 @@ async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[No
     try:
         async with bot:
             if health is not None:
-                await health.start()
+                try:
+                    await health.start()
+                except OSError as exc:    # a busy port must not keep the bot from playing (``make run``)
+                    log.error("the health endpoint cannot listen on port %d (%s); running without it",
+                              config.health_port, exc)
+                    health = None
             await connect()
     finally:
         for signum in STOP_SIGNALS:

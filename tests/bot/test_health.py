@@ -155,3 +155,28 @@ async def test_the_ai_queue_counts_the_searches_waiting_or_running(services, ser
     pool.go.set()
     assert await thinking is not None
     assert sample((await get(port, "/metrics"))[1], "boardgames_ai_queue") == idle
+
+
+async def test_a_busy_health_port_is_logged_and_the_bot_still_runs(tmp_path, caplog):
+    import dataclasses
+    import socket
+
+    from bot.__main__ import serve
+    from bot.config import load_config
+    from bot.discord.client import make_bot
+
+    with socket.socket() as blocker:
+        blocker.bind(("0.0.0.0", 0))
+        blocker.listen()
+        config = dataclasses.replace(load_config(environ={"DATABASE_PATH": str(tmp_path / "b.sqlite3")}),
+                                     health_port=blocker.getsockname()[1])
+        bot = make_bot(config, sync_commands=False, ai_processes=0, render_processes=0)
+        connected = []
+
+        async def connect():        # set up as at login, then the gateway connection ends at once
+            await bot.setup_hook()
+            connected.append(bot.readiness.missing())
+        assert await serve(bot, config, connect) == 0
+    assert connected == [["discord"]]
+    assert "health endpoint cannot listen" in caplog.text
+    assert bot.readiness.missing() == ["database", "discord"]      # closed
