@@ -5,10 +5,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import multiprocessing
+import signal
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.config import ConfigError, load_config
+from bot.config import Config, ConfigError, load_config
+
+if TYPE_CHECKING:
+    from bot.discord.client import GameBot
+
+log = logging.getLogger("bot")
 
 NO_TOKEN = """\
 No Discord token found.
@@ -54,9 +63,76 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
-    from bot.discord.client import GameBot
-    bot = GameBot(config)
-    bot.run(config.token, log_handler=None)
+    from bot.discord.client import make_bot
+    bot = make_bot(config)
+    token = config.token
+    return asyncio.run(serve(bot, config, lambda: bot.start(token)))
+
+
+# ---- the bot's lifecycle: health endpoint, signals, clean stop ----
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)   # docker stop, Ctrl+C: the same clean shutdown
+CHILD_GRACE = 3.0      # seconds the render and AI workers get to exit after their pools close; then terminated
+
+
+async def end_children(grace: float = CHILD_GRACE) -> None:
+    """Let the worker processes exit, and end those that do not in time (one still starting, say), so the
+    process stops well within Docker's 10 seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + grace
+    while multiprocessing.active_children() and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    for child in multiprocessing.active_children():
+        log.warning("worker process %s did not exit; terminating it", child.pid)
+        child.terminate()
+
+
+async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[None]]) -> int:
+    """Run the bot until it is closed: the health endpoint (HEALTH_PORT) serves meanwhile, and SIGTERM or
+    SIGINT closes the Discord connection, the scheduler, the dispatcher, the pools and the database.
+
+    ``connect`` is ``bot.start(token)`` (log in, set up, stay connected until closed); the tests pass one
+    that sets up without a gateway.
+    """
+    from bot.health import HealthServer
+    from bot.metrics import OutboxGauges
+
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task] = []
+
+    def stop(signum: int) -> None:
+        if not stopping:
+            log.info("%s: stopping", signal.Signals(signum).name)
+            stopping.append(asyncio.create_task(bot.close()))
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop, signum)
+
+    async def backlog() -> None:
+        if "database" not in bot.readiness.missing():     # open, migrated, and not closing
+            await OutboxGauges(bot.services.db, bot.services.clock).refresh()
+
+    health = HealthServer(bot.readiness, port=config.health_port, before_scrape=backlog) if config.health_port \
+        else None
+    try:
+        async with bot:
+            if health is not None:
+                try:
+                    await health.start()
+                except OSError as exc:    # a busy port must not keep the bot from playing (``make run``)
+                    log.error("the health endpoint cannot listen on port %d (%s); running without it",
+                              config.health_port, exc)
+                    health = None
+            await connect()
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+        if stopping:
+            await stopping[0]
+        if health is not None:
+            await health.stop()
+        await end_children()
+    log.info("stopped")
     return 0
 
 

@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from ai.search import ScoredTurn, SearchCancelled, best_turns, choose_turn
+from bot.metrics import AI_QUEUE
 from bot.model import Match, ServiceError, TurnResult
 from bot.services import Services
 from engines import State
@@ -43,6 +44,10 @@ class AIPlayer:
             self.pool.cancel(match_id)
 
     async def choose(self, match: Match) -> list[str]:
+        with AI_QUEUE.track_inprogress():    # searches of this process waiting for or running in the pool
+            return await self._search(match)
+
+    async def _search(self, match: Match) -> list[str]:
         seat = match.ai_to_move
         assert seat is not None and seat.ai_level is not None
         seed = turn_seed(match.row.seed, match.ply)

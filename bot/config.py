@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from dotenv import load_dotenv
 
 DEFAULT_DATABASE = Path("data") / "boardgames.sqlite3"
+DEFAULT_HEALTH_PORT = 8080     # /healthz, /readyz, /metrics; HEALTH_PORT=0 turns the endpoint off
+AUTO = "auto"                  # SHARD_COUNT=auto: discord.py asks Discord how many shards, runs them all here
 
 
 class ConfigError(ValueError):
@@ -21,15 +24,25 @@ class Config:
     database_path: Path
     dev_guild_id: int | None
     log_level: str
+    shard_count: int | None = None              # None: no sharding (or AUTO: as many as Discord recommends)
+    shard_ids: tuple[int, ...] | None = None     # the shards this process runs; None: all of them
+    auto_shard: bool = False                     # SHARD_COUNT=auto
+    health_port: int = DEFAULT_HEALTH_PORT
+
+    @property
+    def sharded(self) -> bool:
+        return self.auto_shard or self.shard_count is not None
 
     def __repr__(self) -> str:  # never let the token reach a log line
         token = "set" if self.token else "missing"
         return (f"Config(token={token}, database_path={str(self.database_path)!r}, "
-                f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r})")
+                f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, shard_count={self.shard_count}, "
+                f"shard_ids={self.shard_ids}, auto_shard={self.auto_shard}, health_port={self.health_port})")
 
 
 def load_config(env_file: str | os.PathLike | None = ".env", environ: dict[str, str] | None = None) -> Config:
-    """Read DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID and LOG_LEVEL (see .env.example)."""
+    """Read DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID, LOG_LEVEL, SHARD_COUNT, SHARD_IDS and HEALTH_PORT
+    (see .env.example)."""
     if environ is None:
         if env_file and Path(env_file).exists():
             load_dotenv(env_file, override=False)  # the real environment wins over .env
@@ -45,4 +58,54 @@ def load_config(env_file: str | os.PathLike | None = ".env", environ: dict[str, 
         database_path=Path(environ.get("DATABASE_PATH") or DEFAULT_DATABASE),
         dev_guild_id=int(guild) if guild else None,
         log_level=level,
+        **_sharding(environ),
+        health_port=_health_port(environ),
     )
+
+
+# ---- sharding and the health endpoint ----
+
+_NUMBER = re.compile(r"[0-9]{1,6}")     # ASCII digits only ('²'.isdigit() is True), and not absurdly long
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard whose gateway connection serves a server (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
+
+
+def _sharding(environ: dict[str, str]) -> dict:
+    """SHARD_COUNT (a number, or ``auto``) and SHARD_IDS (``0,1``: the shards this process runs)."""
+    count_text = (environ.get("SHARD_COUNT") or "").strip().lower()
+    ids_text = (environ.get("SHARD_IDS") or "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the total number of shards over all processes).")
+        return {}
+    if count_text == AUTO:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs a number in SHARD_COUNT, not 'auto'.")
+        return {"auto_shard": True}
+    if not _NUMBER.fullmatch(count_text) or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards (1 or more) or 'auto', not {count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return {"shard_count": count}
+    parts = [p.strip() for p in ids_text.split(",")]
+    if not all(_NUMBER.fullmatch(p) for p in parts):
+        raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas (like 0,1), not {ids_text!r}.")
+    ids = tuple(int(p) for p in parts)
+    outside = [i for i in ids if i >= count]
+    if outside:
+        raise ConfigError(f"SHARD_IDS {ids_text!r}: shards are numbered 0 to {count - 1} when SHARD_COUNT is {count}.")
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS {ids_text!r} names a shard twice.")
+    return {"shard_count": count, "shard_ids": ids}
+
+
+def _health_port(environ: dict[str, str]) -> int:
+    text = (environ.get("HEALTH_PORT") or "").strip()
+    if not text:
+        return DEFAULT_HEALTH_PORT
+    if not _NUMBER.fullmatch(text) or int(text) > 65535:
+        raise ConfigError(f"HEALTH_PORT must be a port number (0 turns the endpoint off), not {text!r}.")
+    return int(text)

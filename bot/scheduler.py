@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from bot.loop import WakeableLoop
+from bot.metrics import SCHEDULER_LAG
 from bot.model import Match
 from bot.services import Services
 
@@ -78,6 +79,7 @@ class Scheduler(WakeableLoop):
         """One pass: handle what is due, then find the next time; seconds to sleep. Never raises (but
         cancellation): a failing query is logged and retried after a growing pause."""
         try:
+            await self.observe_lag()
             await self.run_due()
             nxt = await self.services.clocks.next_due()
             nxt = min((t for t in (nxt, await self.services.digests.next_due()) if t), default=None)
@@ -93,3 +95,10 @@ class Scheduler(WakeableLoop):
         self._next = nxt
         delay = MAX_SLEEP if nxt is None else (nxt - self.services.clock()).total_seconds()
         return min(max(delay, MIN_SLEEP), MAX_SLEEP)
+
+    async def observe_lag(self) -> None:
+        """The metric: how late this pass acts on the earliest due deadline, reminder or expiry."""
+        earliest = await self.services.clocks.next_due()
+        now = self.services.clock()
+        if earliest is not None and earliest <= now:
+            SCHEDULER_LAG.observe((now - earliest).total_seconds())

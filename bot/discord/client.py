@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,6 +17,7 @@ from bot.discord.interaction import tell
 from bot.discord.post import Poster
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.dispatcher import Dispatcher
+from bot.health import Readiness
 from bot.scheduler import Scheduler
 from bot.services import Services
 from bot.store import Database
@@ -41,7 +43,7 @@ class GameBot(discord.Client):
         intents.guilds = True  # channel and guild objects for interactions; not privileged
         super().__init__(intents=intents, chunk_guilds_at_startup=False,
                          member_cache_flags=discord.MemberCacheFlags.none(),
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(), **self.client_options(config))
         self.config = config
         self._services = services
         self.sync_commands = sync_commands
@@ -55,6 +57,18 @@ class GameBot(discord.Client):
         self._ai: AIPlayer | None = None
         self.tree = GameTree(self)
         register_commands(self.tree)
+        self.stopping = False
+        self.readiness = Readiness()     # what /readyz waits for
+        self.readiness.add("database", lambda: self._services is not None and not self.stopping)
+        self.readiness.add("discord", lambda: self.is_ready() and self.connected() and not self.stopping)
+
+    def client_options(self, config: Config) -> dict[str, Any]:
+        """Extra options of the discord.py client (the sharded bot's shards)."""
+        return {}
+
+    def connected(self) -> bool:
+        """Whether the gateway connection is open now."""
+        return self.ws is not None and self.ws.open
 
     # Typed accessors: set up in setup_hook, before any interaction arrives.
     @property
@@ -118,6 +132,10 @@ class GameBot(discord.Client):
 
     async def close(self) -> None:
         """Stop the background work, then always close the database and the connection to Discord."""
+        if self.stopping:           # a second call (SIGTERM, then leaving ``async with``): only wait for it
+            await super().close()
+            return
+        self.stopping = True
         try:
             if self._ai is not None and self._ai.pool is not None:
                 self._ai.pool.close()
@@ -133,3 +151,32 @@ class GameBot(discord.Client):
                     await self._services.db.close()
             finally:
                 await super().close()
+
+
+# ---- sharding ----
+
+class ShardedGameBot(GameBot, discord.AutoShardedClient):
+    """The same bot over several gateway connections: the shards of SHARD_IDS (of SHARD_COUNT), or with
+    SHARD_COUNT=auto as many as Discord recommends, all in this process. The dispatcher and scheduler of
+    every process take any due work (see ``make_bot``)."""
+
+    def client_options(self, config: Config) -> dict[str, Any]:
+        if config.auto_shard:
+            return {}
+        return {"shard_count": config.shard_count,
+                "shard_ids": list(config.shard_ids) if config.shard_ids is not None else None}
+
+    def connected(self) -> bool:
+        return bool(self.shards) and all(not shard.is_closed() for shard in self.shards.values())
+
+
+def make_bot(config: Config, **options: Any) -> GameBot:
+    """The bot this configuration asks for: one gateway connection, or the shards configured.
+
+    Work that is not tied to a gateway connection is NOT split by shard: every process's dispatcher posts
+    any match's announcements over REST and every scheduler handles any match's deadlines; the outbox leases
+    and the conditional writes make each happen once ("shared background work"). So a process that is down
+    delays nothing but the interactions of its own shards, and the bot searches spread over the processes.
+    """
+    return ShardedGameBot(config, **options) if config.sharded else GameBot(config, **options)
+

@@ -8,8 +8,10 @@ the announcements are written in one transaction guarded by the ply the player s
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 
+from bot.metrics import turn_played
 from bot.model import BadMove, Match, NotAllowed, NotFound, StalePosition, TurnResult
 from bot.services import announce
 from bot.services.context import Context
@@ -44,6 +46,7 @@ class Play:
         the player answered (a button's, or the bot's); by default the one read. ``told`` are extra
         announcements (the interaction's reply); ``completes`` an outbox row this turn settles (a bot turn).
         """
+        started = time.perf_counter()
         if isinstance(match, int):
             match = await self.queries.get(match)
         check_active(match, guild_id)
@@ -93,6 +96,7 @@ class Play:
             if completes is not None:
                 await self.ctx.outbox.done(tx, completes, now=now, result="played")
             await self.ctx.outbox.add(tx, match.id, told_now, now=now)
+        turn_played(row.game, time.perf_counter() - started)
         self._after(new)
         return TurnResult(new, seat, moves, record, pending)
 
