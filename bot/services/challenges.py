@@ -60,7 +60,8 @@ class Challenges:
         elif days_per_move in TIME_CHOICES_DAYS:
             seconds = days_per_move * 86400
         else:
-            raise NotAllowed(T("Time per move is one of {days} days, or none.", days=", ".join(map(str, TIME_CHOICES_DAYS))))
+            raise NotAllowed(T("Time per move is one of {days} days, or none.",
+                               days=", ".join(map(str, TIME_CHOICES_DAYS))))
         people = [challenger, *opponents]
         ids = [p.user_id for p in people]
         if challenger.user_id in {o.user_id for o in opponents}:
@@ -72,14 +73,16 @@ class Challenges:
                                "vs-bot.", game=game_key))
         if len(people) not in game.player_counts:
             allowed = Either(game.player_counts)
-            raise NotAllowed(T("{game} is played by {allowed} players, not {n}.", game=game.title, allowed=allowed, n=len(people)))
+            raise NotAllowed(T("{game} is played by {allowed} players, not {n}.", game=game.title, allowed=allowed,
+                               n=len(people)))
         if variant is not None and variant not in game.variants:
             raise NotAllowed(T("{game} has no variant {variant}; choose one of {variants}.", game=game.title,
                                variant=repr(variant[:40]), variants=", ".join(game.variants)))
         teams = game.teams.get(len(people))
         if partner is not None:
             if not teams:
-                raise NotAllowed(T("{game} with {n} players has no teams, so no partner.", game=game.title, n=len(people)))
+                raise NotAllowed(T("{game} with {n} players has no teams, so no partner.", game=game.title,
+                                   n=len(people)))
             if partner.user_id not in {o.user_id for o in opponents}:
                 raise NotAllowed(T("Your partner must be one of the players you challenge."))
         elif teams:
@@ -131,7 +134,8 @@ class Challenges:
             raise NotAllowed(T("The bot plays at level 1 to 5, not {level}.", level=level))
         if bots + 1 not in game.player_counts:
             allowed = Either(n - 1 for n in game.player_counts)
-            raise NotAllowed(T("{game} against the bot takes {allowed} bot seat(s), not {bots}.", game=game.title, allowed=allowed,
+            raise NotAllowed(T("{game} against the bot takes {allowed} bot seat(s), not {bots}.", game=game.title,
+                               allowed=allowed,
                                bots=bots))
         seats = ai_people(level, bots)
         partner = seats[0] if game.teams.get(bots + 1) else None

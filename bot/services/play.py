@@ -199,7 +199,8 @@ def play_turn(state: State, seat: int, text: str | Sequence[str]) -> tuple[list[
     states: list[State] = []
     for token in tokens:
         if state.is_over:
-            raise BadMove(T("The game ends after {move}, so {token} cannot be played.", move=played[-1], token=quote(token)))
+            raise BadMove(T("The game ends after {move}, so {token} cannot be played.", move=played[-1],
+                            token=quote(token)))
         if state.to_move != seat:
             raise BadMove(T("Your turn ends after {moves}, so {token} cannot be played.", moves=" ".join(played),
                             token=quote(token)))
@@ -208,7 +209,8 @@ def play_turn(state: State, seat: int, text: str | Sequence[str]) -> tuple[list[
             state = state.play(move)
         except IllegalMove as exc:
             reason = without_rule_codes(str(exc))[:450]       # the engine's own words: English (its rules are)
-            raise BadMove(T("After {moves}: {reason}", moves=" ".join(played), reason=reason) if played else reason) from None
+            raise BadMove(T("After {moves}: {reason}", moves=" ".join(played), reason=reason) if played
+                          else reason) from None
         played.append(move)
         states.append(state)
     if not state.is_over and state.to_move == seat and "end" in state.legal_moves():

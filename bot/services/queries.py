@@ -24,7 +24,8 @@ def parse_match_id(raw: str | None) -> int | None:
     if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > MAX_MATCH_ID:
         shown = raw.strip()
         shown = shown if len(shown) <= 20 else shown[:20] + "…"
-        raise BadInput(T("{shown} is not a match number — choose one from the list, or type it like #12.", shown=repr(shown)))
+        raise BadInput(T("{shown} is not a match number — choose one from the list, or type it like #12.",
+                         shown=repr(shown)))
     return int(text)
 
 
