@@ -127,17 +127,20 @@ class TN(T):
         return translations.ngettext(self.message, self.plural, self.n)
 
 
+OR = N_("{a} or {b}")
+
+
 class Either(T):
     """'2 or 3', '1, 2 or 3' in the reader's language (a choice of values inside a lazy message)."""
 
     __slots__ = ("items",)
 
     def __init__(self, items: Iterable[object]):
-        super().__init__("{a} or {b}")
+        super().__init__(OR)
         self.items = [str(i) for i in items]
 
     def render(self, language: str | None = None) -> str:
         if len(self.items) < 2:
             return "".join(self.items)
-        return catalog(language or current()).gettext("{a} or {b}").format(a=", ".join(self.items[:-1]),
+        return catalog(language or current()).gettext(OR).format(a=", ".join(self.items[:-1]),
                                                                            b=self.items[-1])

@@ -378,5 +378,7 @@ def register_commands(tree: app_commands.CommandTree) -> None:
     check_games(GAMES, taken=[c.name for c in tree.get_commands()])
     for game in GAMES.values():
         tree.add_command(build_game_group(game))
+    from bot.discord.translator import translatable_descriptions
+    translatable_descriptions(tree)     # last: every command above, whoever added it, is translated
 
 

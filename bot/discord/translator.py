@@ -27,3 +27,18 @@ class CatalogTranslator(app_commands.Translator):
         where = _CONTEXTS.get(context.location)
         text = translations.pgettext(where, message) if where else translations.gettext(message)
         return None if text == message else text     # untranslated: Discord shows the English
+
+
+def translatable_descriptions(tree: app_commands.CommandTree) -> None:
+    """Make every option description reach the translator: discord.py keeps a description given as a plain
+    string (``@describe(x="…")``) out of translation, so each becomes a ``locale_str`` with the same text."""
+    def walk(command: app_commands.Command | app_commands.Group | app_commands.ContextMenu) -> None:
+        if isinstance(command, app_commands.Group):
+            for sub in command.commands:
+                walk(sub)
+        elif isinstance(command, app_commands.Command):
+            for param in command._params.values():     # the documented Parameter view is read-only
+                if not isinstance(param.description, app_commands.locale_str):
+                    param.description = app_commands.locale_str(str(param.description))
+    for command in tree.get_commands():
+        walk(command)
