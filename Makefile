@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test play bench lint clean
+.PHONY: run test play bench lint clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,3 +31,6 @@ lint: $(STAMP)         ## ruff, the type checker over every package, and the lay
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+
+messages: $(STAMP)     ## extract every player-facing text (code, command tree, game summaries) and update bot/locale/*.po
+	$(PY) tools/messages.py

@@ -8,13 +8,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from bot.i18n import N_, T, _, ngettext
 from bot.store.rows import MatchRow, ParticipantRow, RatingChange
 from engines import GAMES, Game, State
 
 
 # --- refusals: a message for the user; nothing was changed ----------------------------------------------------
 class ServiceError(Exception):
-    """A refusal with a message for the user; nothing was changed."""
+    """A refusal with a message for the user; nothing was changed.
+
+    The message is a lazy ``T`` (or plain text): ``str(error)`` renders it in the language of the moment, so
+    the front end shows it in the reader's language and everything else (logs, tests) reads English."""
+
+    def __init__(self, message: str | T = ""):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 class NotFound(ServiceError):
@@ -40,6 +51,9 @@ class BadInput(ServiceError):
 # --- people ---------------------------------------------------------------------------------------------------
 MAX_NAME = 64            # characters of a display name we keep (Discord's own limit is 32)
 AI_LEVELS = (1, 2, 3, 4, 5)
+# A match's status as a word in a sentence ('it was declined'): marked here for the catalog.
+STATUS_WORDS = (N_("challenge"), N_("active"), N_("finished"), N_("aborted"), N_("declined"), N_("cancelled"),
+                N_("expired"))
 
 
 @dataclass(frozen=True)
@@ -57,7 +71,7 @@ class Person:
 def ai_people(level: int, count: int) -> list[Person]:
     """The bot's seats: negative user ids (never Discord's), one name per seat."""
     if level not in AI_LEVELS:
-        raise NotAllowed(f"The bot plays at level 1 to 5, not {level}.")
+        raise NotAllowed(T("The bot plays at level 1 to 5, not {level}.", level=level))
     names = ["Bot"] if count == 1 else [f"Bot {chr(ord('A') + i)}" for i in range(count)]
     return [Person(-(i + 1), f"{n} (level {level})", True, level) for i, n in enumerate(names)]
 
@@ -102,7 +116,7 @@ class Match:
     def position(self) -> State:
         """The current position of a started match."""
         if self.state is None:
-            raise NotFound(f"Match #{self.id} has not started.")
+            raise NotFound(T("Match #{id} has not started.", id=self.id))
         return self.state
 
     @property
@@ -171,7 +185,7 @@ class Match:
         variant = self.row.variant
         if not variant or len(self.game.variants) < 2:
             return ""
-        return self.game.variant_labels.get(variant, variant)
+        return _(self.game.variant_labels.get(variant, variant))
 
 
 @dataclass(frozen=True)
@@ -187,6 +201,6 @@ class TurnResult:
 
 def time_label(seconds: int | None) -> str:
     if seconds is None:
-        return "casual (no time limit, unrated)"
+        return _("casual (no time limit, unrated)")
     days = seconds / 86400
-    return f"{days:g} day{'s' if days != 1 else ''} per move"
+    return ngettext("{days} day per move", "{days} days per move", 1 if days == 1 else 2).format(days=f"{days:g}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from bot.i18n import N_, _, ngettext
 from bot.model import Match, TurnResult
 from bot.ratings import display
 from bot.services.challenges import arrival_team
@@ -21,12 +22,12 @@ Mention = Callable[[ParticipantRow], str]
 
 # How a match ends outside the rules: the service's own terminations.
 SERVICE_TERMINATIONS = {
-    "resigned": "{loser} resigned.",
-    "timeout": "{loser} ran out of time.",
-    "never_moved": "{loser} never made a first move before the deadline; the match is aborted (unrated).",
-    "aborted": "Aborted by {admin}{reason} (unrated).",
-    "turn_cap": "No one won in {turns} turns, so the game is a draw.",
-    "agreement": "Drawn by agreement.",
+    "resigned": N_("{loser} resigned."),
+    "timeout": N_("{loser} ran out of time."),
+    "never_moved": N_("{loser} never made a first move before the deadline; the match is aborted (unrated)."),
+    "aborted": N_("Aborted by {admin}{reason} (unrated)."),
+    "turn_cap": N_("No one won in {turns} turns, so the game is a draw."),
+    "agreement": N_("Drawn by agreement."),
 }
 
 
@@ -51,10 +52,11 @@ def end_sentence(match: Match, mention: Mention = plain) -> str:
     roles = dict(row.outcome.get("roles", {}))
     facts = dict(row.outcome.get("facts", {}))
     if row.termination == "aborted":   # the admin is no seat: named like a person, 'an admin' in plain text
-        admin = ParticipantRow(int(facts.get("admin") or 0), "an admin", 0, None, True, None)
+        admin = ParticipantRow(int(facts.get("admin") or 0), _("an admin"), 0, None, True, None)
         facts = {"reason": f": {facts['reason']}" if facts.get("reason") else "",
-                 "admin": mention(admin) if facts.get("admin") else "an admin"}
-    templates = {**SERVICE_TERMINATIONS, **match.game.terminations}   # a game's own sentence comes first
+                 "admin": mention(admin) if facts.get("admin") else _("an admin")}
+    ours = {key: _(template) for key, template in SERVICE_TERMINATIONS.items()}
+    templates = {**ours, **match.game.terminations}   # a game's own sentence (English, as its rules) comes first
     if row.termination not in templates:
         return ""
     outcome = Outcome(row.termination, row.winners, row.ranks, roles, facts)
@@ -97,8 +99,9 @@ def paragraphs(text: str, limit: int) -> list[str]:
 
 
 def count(n: int, thing: str) -> str:
-    """'1 game', '2 games'."""
-    return f"{n} {thing}{'' if n == 1 else 's'}"
+    """'1 game', '2 games' (in the language of the moment for the things the bot counts)."""
+    forms = {"game": ngettext("{n} game", "{n} games", n), "turn": ngettext("{n} turn", "{n} turns", n)}
+    return forms[thing].format(n=n) if thing in forms else f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def seat_line(match: Match, mention: Mention = plain) -> str:
@@ -108,13 +111,13 @@ def seat_line(match: Match, mention: Mention = plain) -> str:
     people = [p for p in match.seated if p.seat is not None]
     teams = match.game.teams.get(match.row.players)
     if all(re.fullmatch(r"Player \d+", s) for s in seats):
-        order = ["first", "second", "third", "fourth"]
-        line = f"{mention(people[0])} plays first, " + ", ".join(
-            f"{mention(p)} {order[i + 1]}" for i, p in enumerate(people[1:]))
+        order = [_("{player} plays first"), _("{player} second"), _("{player} third"), _("{player} fourth")]
+        line = ", ".join(order[i].format(player=mention(p)) for i, p in enumerate(people))
     else:
         line = " · ".join(f"{seats[p.seat]}: {mention(p)}" for p in people if p.seat is not None)
     if teams:
-        line += "\nTeams: " + " vs ".join(" & ".join(mention(match.at_seat(s)) for s in team) for team in teams)
+        line += "\n" + _("Teams: {teams}").format(teams=" vs ".join(
+            " & ".join(mention(match.at_seat(s)) for s in team) for team in teams))
     return line
 
 
@@ -122,23 +125,27 @@ def challenge_summary(match: Match, mention: Mention = plain) -> str:
     game = match.game
     people = sorted(match.participants, key=lambda p: p.invited_order)
     others = [p for p in people if p.invited_order > 0]
-    lines = [f"{mention(people[0])} challenges {', '.join(mention(p) for p in others)} to **{game.title}**."]
+    lines = [_("{challenger} challenges {opponents} to **{game}**.").format(
+        challenger=mention(people[0]), opponents=", ".join(mention(p) for p in others), game=game.title)]
     if match.variant_label:
-        lines.append(f"Variant: {match.variant_label}")
+        lines.append(_("Variant: {variant}").format(variant=match.variant_label))
     teams = [p for p in people if p.team == 0]
     if match.game.teams.get(match.row.players) and teams:
-        lines.append("Teams: " + " & ".join(mention(p) for p in teams) + " vs "
-                     + " & ".join(mention(p) for p in people if p.team == 1))
-    lines.append(f"*{game.summary}*")
+        lines.append(_("Teams: {teams}").format(teams=" & ".join(mention(p) for p in teams) + " vs "
+                     + " & ".join(mention(p) for p in people if p.team == 1)))
+    lines.append(f"*{_(game.summary)}*")
     if len(others) > 1:
-        lines.append("Accepted: " + ", ".join(f"{mention(p)} {'✅' if p.accepted else '⏳'}" for p in others))
+        lines.append(_("Accepted: {players}").format(
+            players=", ".join(f"{mention(p)} {'✅' if p.accepted else '⏳'}" for p in others)))
     return "\n".join(lines)
 
 
 def closed_challenge_text(match: Match) -> str:
-    by = {"declined": "was declined", "cancelled": "was cancelled by the challenger",
-          "expired": "expired: nobody answered it within a day"}.get(match.status, f"is {match.status}")
-    return f"This {match.game.title} challenge {by}."
+    by = {"declined": N_("This {game} challenge was declined."),
+          "cancelled": N_("This {game} challenge was cancelled by the challenger."),
+          "expired": N_("This {game} challenge expired: nobody answered it within a day.")}
+    template = _(by[match.status]) if match.status in by else _("This {game} challenge is {status}.")
+    return template.format(game=match.game.title, status=_(match.status))
 
 
 def to_move_text(match: Match, mention: Mention = plain, *, pending: str = "") -> str:
@@ -149,10 +156,11 @@ def to_move_text(match: Match, mention: Mention = plain, *, pending: str = "") -
     if who is None:
         return ""
     if who.is_ai:   # the bot is not told it is its move: it is thinking
-        return f"{mention(who)} is thinking…" if not pending else f"{mention(who)} goes on: {pending}."
+        return _("{player} is thinking…").format(player=mention(who)) if not pending \
+            else _("{player} goes on: {pending}.").format(player=mention(who), pending=pending)
     if pending:
-        return f"{mention(who)}, your turn goes on: {pending}."
-    return f"{mention(who)}, your move."
+        return _("{player}, your turn goes on: {pending}.").format(player=mention(who), pending=pending)
+    return _("{player}, your move.").format(player=mention(who))
 
 
 def turn_text(result: TurnResult, mention: Mention = plain) -> str:
@@ -160,21 +168,22 @@ def turn_text(result: TurnResult, mention: Mention = plain) -> str:
 
 
 def played_text(match: Match, seat: int, record: str, mention: Mention = plain) -> str:
-    return f"{mention(match.at_seat(seat))} played **{record}**"
+    return _("{player} played **{record}**").format(player=mention(match.at_seat(seat)), record=record)
 
 
 def result_text(match: Match, mention: Mention = plain) -> str:
     """'🏆 Ann wins — Ann holds all seven red pieces.' plus the rating changes of a rated match."""
     reason = end_sentence(match, mention)
     if match.status == "aborted":
-        return f"⛔ Match aborted — {reason}" if reason else "⛔ Match aborted (unrated)."
+        return _("⛔ Match aborted — {reason}").format(reason=reason) if reason else _("⛔ Match aborted (unrated).")
     winners = [match.at_seat(s) for s in match.winners]
     if len(winners) == match.row.players and match.row.players > 1:
-        head = "🤝 Draw"
+        head = _("🤝 Draw")
     elif len(winners) == 1:
-        head = f"🏆 {mention(winners[0])} wins"
+        head = _("🏆 {player} wins").format(player=mention(winners[0]))
     else:
-        head = "🏆 " + " and ".join(mention(w) for w in winners) + " win together"
+        head = _("🏆 {players} win together").format(players=_("{a} and {b}").format(
+            a=", ".join(mention(w) for w in winners[:-1]), b=mention(winners[-1])))
     head = f"{head} — {reason}" if reason else head
     ratings = rating_line(match, mention)
     return f"{head}\n{ratings}" if ratings else head
@@ -189,7 +198,7 @@ def rating_line(match: Match, mention: Mention = plain) -> str:
     for c in match.rating_changes:
         sign = "+" if c.delta >= 0 else "−"
         parts.append(f"{mention(by_user[c.user_id])} {display(c.mu_after)} ({sign}{abs(c.delta)})")
-    return "Ratings: " + " · ".join(parts)
+    return _("Ratings: {changes}").format(changes=" · ".join(parts))
 
 
 CAPTION_NAME = 32     # characters of each name in a one-line caption (a title holds 256)
@@ -208,12 +217,12 @@ def board_caption(match: Match, turns: int | None = None) -> str:
     match says how many turns it lasted). ``turns`` is the whole turns played at the board's position."""
     done = match.row.whole_turns if turns is None else turns
     variant = f" · {match.variant_label}" if match.variant_label else ""
-    when = count(done, "turn") if match.is_over and turns is None else f"turn {done + 1}"
+    when = count(done, "turn") if match.is_over and turns is None else _("turn {n}").format(n=done + 1)
     return f"{match.game.title} #{match.id}{variant} · {sides(match)} · {when}"
 
 
 def start_text(match: Match, mention: Mention = plain) -> str:
-    return f"The match begins!\n{seat_line(match, mention)}\n{to_move_text(match, mention)}"
+    return f"{_('The match begins!')}\n{seat_line(match, mention)}\n{to_move_text(match, mention)}"
 
 
 TEXT_BOARD_LIMIT = 1900     # characters of a text board in one message (Discord allows 2,000)
@@ -231,24 +240,24 @@ def board_alt_text(match: Match, state: State, last_turn: list[str], *, turns: i
     """The board image's description for screen readers: which match, what was just played, who is to move."""
     parts = [board_caption(match, turns)]
     if last_turn:
-        parts.append(f"last turn: {', '.join(m for m in last_turn if m != 'end')}")
+        parts.append(_("last turn: {moves}").format(moves=", ".join(m for m in last_turn if m != "end")))
     if state.is_over or match.is_over:
         parts.append(result_text(match).splitlines()[0].lstrip("🏆🤝⛔ "))
     elif state.to_move is not None:
-        parts.append(f"{match.at_seat(state.to_move).name} to move")
+        parts.append(_("{player} to move").format(player=match.at_seat(state.to_move).name))
     return ". ".join(parts)[:1000]
 
 
 def reminder_text(match: Match) -> str:
     deadline = match.deadline
-    when = f"<t:{int(deadline.timestamp())}:f>" if deadline else "the deadline"
+    when = f"<t:{int(deadline.timestamp())}:f>" if deadline else _("the deadline")
     if match.row.players == 2:
-        then = "or you lose on time"
+        then = _("⏰ Reminder: {caption} — most of your time is used. Move by {when} or you lose on time.")
     elif match.game.teams.get(match.row.players):
-        then = "or your team ranks last on time"
+        then = _("⏰ Reminder: {caption} — most of your time is used. Move by {when} or your team ranks last on time.")
     else:
-        then = "or you rank last on time"
-    return f"⏰ Reminder: {board_caption(match)} — most of your time is used. Move by {when} {then}."
+        then = _("⏰ Reminder: {caption} — most of your time is used. Move by {when} or you rank last on time.")
+    return then.format(caption=board_caption(match), when=when)
 
 
 # ---- takebacks ----

@@ -8,6 +8,7 @@ from discord import app_commands
 from bot import wording
 from bot.discord.cards import timestamp
 from bot.discord.interaction import acknowledged, app, finish, info_embed
+from bot.i18n import N_, T, _
 from bot.model import NotAllowed, NotFound, time_label
 from bot.services.away import Away
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -15,8 +16,8 @@ from bot.services.digests import check_hour, check_zone, time_zones
 from bot.services.queries import parse_match_id
 from bot.store.settings import NOTIFY_CHOICES
 
-NOTIFY_LABELS = {"mention": "a mention in the match's channel", "dm": "a direct message (with a link)",
-                 "off": "no notification", "digest": wording.DIGEST_NOTIFY_LABEL}
+NOTIFY_LABELS = {"mention": N_("a mention in the match's channel"), "dm": N_("a direct message (with a link)"),
+                 "off": N_("no notification"), "digest": wording.DIGEST_NOTIFY_LABEL}
 MAX_REASON = 200
 DEFAULT_TIME_CHOICES: list[app_commands.Choice[int]] = [
     *(app_commands.Choice(name=f"{d} days" if d > 1 else "1 day", value=d) for d in TIME_CHOICES_DAYS),
@@ -54,8 +55,8 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
     async with acknowledged(interaction):
         admin_change = any(v is not None for v in (threads, default_time, allow_channel, remove_channel, takebacks))
         if admin_change and not _is_admin(interaction):
-            raise NotAllowed("Only members with the Manage Server permission can change the server's settings; "
-                             "nothing was changed.")
+            raise NotAllowed(T("Only members with the Manage Server permission can change the server's settings; "
+                               "nothing was changed."))
         if away_allowance is not None and not _is_admin(interaction):
             raise NotAllowed(wording.AWAY_ADMIN_ONLY)
         check_personal(away, away_allowance, digest_hour, timezone)    # all refusals before any change
@@ -82,11 +83,12 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
                 remove_channel=remove_channel.id if remove_channel else None,
                 takebacks=None if takebacks is None else bool(takebacks))
         mine = await store.notify(interaction.user.id)
-        channels = ", ".join(f"<#{c}>" for c in sorted(server.channels)) or "every channel"
-        text = (f"**Your notifications:** {NOTIFY_LABELS[mine]}\n\n**This server**\n"
-                f"Default time per move: {time_label(server.default_time_per_move)}\n"
-                f"One thread per match: {'on' if server.threads else 'off'}\nGames are played in: {channels}"
-                + wording.TAKEBACKS_SETTING.format(state="on" if server.takebacks else "off"))
+        channels = ", ".join(f"<#{c}>" for c in sorted(server.channels)) or _("every channel")
+        text = _("**Your notifications:** {notify}\n\n**This server**\nDefault time per move: {time}\n"
+                 "One thread per match: {threads}\nGames are played in: {channels}").format(
+            notify=_(NOTIFY_LABELS[mine]), time=time_label(server.default_time_per_move),
+            threads=_("on") if server.threads else _("off"), channels=channels)
+        text += _(wording.TAKEBACKS_SETTING).format(state=_("on") if server.takebacks else _("off"))
         text = await away_and_digest_lines(interaction, text, told, mine)
         await finish(interaction, embed=info_embed(text))
 
@@ -103,14 +105,14 @@ async def abort(interaction: discord.Interaction, match: str, reason: str | None
     bot = app(interaction)
     async with acknowledged(interaction):
         if not _is_admin(interaction):   # Discord's default permissions can be overridden; this cannot
-            raise NotAllowed("Only members with the Manage Server permission can abort matches.")
+            raise NotAllowed(T("Only members with the Manage Server permission can abort matches."))
         match_id = parse_match_id(match)
         if match_id is None:
-            raise NotFound("Name the match to abort, like #12.")
+            raise NotFound(T("Name the match to abort, like #12."))
         done = await bot.services.play.abort(match_id, interaction.user.id, guild_id=interaction.guild_id or 0,
                                              reason=(reason or "")[:MAX_REASON])
-        await finish(interaction, f"{done.game.title} #{done.id} ({' vs '.join(done.names)}) was aborted. "
-                     f"{wording.result_text(done)}")
+        await finish(interaction, _("{game} #{id} ({players}) was aborted. {result}").format(
+            game=done.game.title, id=done.id, players=" vs ".join(done.names), result=wording.result_text(done)))
         await bot.dispatcher.deliver_pending(done.id)
 
 
@@ -118,9 +120,9 @@ async def abort(interaction: discord.Interaction, match: str, reason: str | None
 async def rebuild_ratings(interaction: discord.Interaction) -> None:
     async with acknowledged(interaction):
         if not _is_admin(interaction):
-            raise NotAllowed("Only members with the Manage Server permission can rebuild ratings.")
+            raise NotAllowed(T("Only members with the Manage Server permission can rebuild ratings."))
         count = await app(interaction).services.ratings.rebuild(interaction.guild_id)
-        await finish(interaction, f"Ratings rebuilt from {count} rated matches.")
+        await finish(interaction, _("Ratings rebuilt from {n} rated matches.").format(n=count))
 
 
 def register(tree: app_commands.CommandTree) -> None:

@@ -10,6 +10,7 @@ from discord import ui
 from bot import wording
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE
 from bot.discord.views import BumpButton, ChallengeButton, JoinButton, RematchButton, ResignButton, TextBoardButton
+from bot.i18n import _
 from bot.model import Match
 from bot.store.rows import ParticipantRow
 
@@ -37,8 +38,9 @@ def deadline_line(match: Match) -> str:
         return ""
     who = match.to_move_user
     if match.deadline is None or who is None:
-        return "Casual: no time limit, unrated."
-    return f"⏰ {who.name} must move by {timestamp(match.deadline, 'f')} ({timestamp(match.deadline)})."
+        return _("Casual: no time limit, unrated.")
+    return _("⏰ {player} must move by {when} ({countdown}).").format(
+        player=who.name, when=timestamp(match.deadline, "f"), countdown=timestamp(match.deadline))
 
 
 def board_embed(match: Match, text: str, *, ply: int | None = None, turns: int | None = None) -> discord.Embed:
@@ -46,7 +48,7 @@ def board_embed(match: Match, text: str, *, ply: int | None = None, turns: int |
                           colour=COLOUR_DONE if match.is_over else COLOUR_ACTIVE)
     clock = deadline_line(match) if ply is None or ply == match.ply else ""
     if clock:
-        embed.add_field(name="Time", value=clock, inline=False)
+        embed.add_field(name=_("Time"), value=clock, inline=False)
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed
 
@@ -56,12 +58,14 @@ def challenge_embed(match: Match) -> discord.Embed:
     summary = (wording.open_challenge_summary if open_table else wording.challenge_summary)(match, mention)
     lines = [summary, f"⏱ {match.time_label.capitalize()}."]
     if match.status == "challenge" and match.row.expires_at:
-        lines.append(f"Expires {timestamp(datetime.fromisoformat(match.row.expires_at))} if not answered.")
-    embed = discord.Embed(title=f"{match.game.title} challenge #{match.id}", description="\n".join(lines),
+        lines.append(_("Expires {when} if not answered.").format(
+            when=timestamp(datetime.fromisoformat(match.row.expires_at))))
+    embed = discord.Embed(title=_("{game} challenge #{id}").format(game=match.game.title, id=match.id),
+                          description="\n".join(lines),
                           colour=COLOUR_ACTIVE)
     if match.status != "challenge":
         closed = wording.closed_challenge_text(match) if match.status in ("declined", "cancelled", "expired") \
-            else wording.OPEN_FULL if open_table else "Accepted — the match is on!"
+            else wording.OPEN_FULL if open_table else _("Accepted — the match is on!")
         embed.description = f"{embed.description}\n\n{closed}"
         embed.colour = discord.Colour.dark_grey()
     return embed

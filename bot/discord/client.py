@@ -15,9 +15,11 @@ from bot.discord import guide, standings
 from bot.discord.commands import register_commands
 from bot.discord.interaction import tell
 from bot.discord.post import Poster
+from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.dispatcher import Dispatcher
 from bot.health import Readiness
+from bot.i18n import _, speaking
 from bot.scheduler import Scheduler
 from bot.services import Services
 from bot.store import Database
@@ -31,7 +33,8 @@ class GameTree(app_commands.CommandTree):
         """An unexpected failure: log it with the command, tell the user briefly, change nothing more."""
         name = interaction.command.qualified_name if interaction.command else "?"
         log.exception("command %s failed", name, exc_info=error)
-        await tell(interaction, "Something went wrong on our side; nothing was changed. Please try again.")
+        with speaking(interaction.locale):
+            await tell(interaction, _("Something went wrong on our side; nothing was changed. Please try again."))
 
 
 class GameBot(discord.Client):
@@ -105,6 +108,7 @@ class GameBot(discord.Client):
         if self._services is None:
             self._services = Services(await Database.open(self.config.database_path))
         self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS, *guide.DYNAMIC_ITEMS)
+        await self.tree.set_translator(CatalogTranslator())   # German command names etc. (bot/locale)
         self._scheduler = Scheduler(self.services)
         self._dispatcher = Dispatcher(self.services, self.poster.deliver)
         self._renders = await asyncio.to_thread(RenderPool, self.render_processes)

@@ -21,6 +21,7 @@ from bot.discord.cards import REPLAY_FILE, jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
 from bot.discord.records import add_analysis_commands
 from bot.discord.views import ChallengeToSelect
+from bot.i18n import N_, T, _, speaking
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -35,7 +36,7 @@ MAX_CHOICE_TEXT = 100
 DEFAULT_LEVEL = 3
 LEVEL_CHOICES = [app_commands.Choice(name=f"level {n}" + {1: " (gentle)", 5: " (my best)"}.get(n, ""), value=n)
                  for n in AI_LEVELS]
-TIME_RULES = (
+TIME_RULES = N_(
     "A timed match gives each player the chosen days per move; you are reminded when 80 % of your time is "
     "used. Run out of time and you lose: with two players your opponent wins; with three or four you rank "
     "last (with your team) and the others are ranked by the current standing as these rules count it. A "
@@ -69,11 +70,11 @@ def build_game_group(game: Game) -> app_commands.Group:
         bot = app(interaction)
         async with acknowledged(interaction):
             if len(move) > MAX_SUBMISSION:
-                raise NotAllowed(f"That is {len(move):,} characters — no turn is that long ({quote(move)}). "
-                                 "The autocomplete lists the legal ones.")
+                raise NotAllowed(T("That is {count} characters — no turn is that long ({move}). "
+                                   "The autocomplete lists the legal ones.", count=f"{len(move):,}", move=quote(move)))
             found = await _find(interaction, game, match, prefer_my_turn=True)
             await bot.services.play.submit_turn(found, interaction.user.id, move, guild_id=interaction.guild_id or 0,
-                                                told=[bot.poster.reply_row(interaction, "board", "✅ Move played.")])
+                                                told=[bot.poster.reply_row(interaction, "board", _("✅ Move played."))])
             await bot.dispatcher.deliver_pending(found.id)
 
     @group.command(name="board", description=f"Show the current board of your {game.title} match again")
@@ -91,8 +92,8 @@ def build_game_group(game: Game) -> app_commands.Group:
     async def resign(interaction: discord.Interaction, match: str | None = None) -> None:
         async with acknowledged(interaction):
             found = await _find(interaction, game, match)
-            await finish(interaction, f"Resign {game.title} match #{found.id} ({' vs '.join(found.names)})? "
-                         "This cannot be undone.", view=resign_view(found))
+            await finish(interaction, _("Resign {game} match #{id} ({players})? This cannot be undone.").format(
+                game=game.title, id=found.id, players=" vs ".join(found.names)), view=resign_view(found))
 
     @group.command(name="draw", description=f"Offer a draw in your {game.title} match (on your turn)")
     @app_commands.describe(match="Which match, if you play several here")
@@ -101,7 +102,7 @@ def build_game_group(game: Game) -> app_commands.Group:
         async with acknowledged(interaction):
             found = await _find(interaction, game, match)
             await bot.services.draws.offer(found.id, interaction.user.id, guild_id=interaction.guild_id or 0)
-            await finish(interaction, "🤝 Draw offered; the others answer with the buttons.")
+            await finish(interaction, _("🤝 Draw offered; the others answer with the buttons."))
             await bot.dispatcher.deliver_pending(found.id)
 
     @group.command(name="takeback", description=wording.TAKEBACK_COMMAND.format(title=game.title))
@@ -118,7 +119,8 @@ def build_game_group(game: Game) -> app_commands.Group:
 
     @group.command(name="rules", description=f"The rules of {game.title} exactly as played here")
     async def rules(interaction: discord.Interaction) -> None:
-        messages = rules_messages(game)
+        with speaking(interaction.locale):    # the framing; the rules themselves are English, as their specs
+            messages = rules_messages(game)
         await interaction.response.send_message(embeds=messages[0], ephemeral=True)
         for embeds in messages[1:]:     # rules longer than one message continue in more (nothing is cut)
             await interaction.followup.send(embeds=embeds, ephemeral=True)
@@ -139,9 +141,10 @@ MAX_EMBEDS_TEXT = 6000     # Discord's limit for all the embeds of one message t
 def rules_messages(game: Game) -> list[list[discord.Embed]]:
     """The rules as embeds of at most 4,096 characters each, grouped into messages of at most 6,000."""
     pages = wording.paragraphs(game.rules_text, MAX_EMBED_TEXT)
-    embeds = [discord.Embed(title=f"{game.title} — rules" + (f" ({i + 1}/{len(pages)})" if len(pages) > 1 else ""),
+    embeds = [discord.Embed(title=_("{game} — rules").format(game=game.title)
+                            + (f" ({i + 1}/{len(pages)})" if len(pages) > 1 else ""),
                             description=page, colour=discord.Colour.blurple()) for i, page in enumerate(pages)]
-    embeds.append(discord.Embed(title="Time limits on this bot", description=TIME_RULES,
+    embeds.append(discord.Embed(title=_("Time limits on this bot"), description=_(TIME_RULES),
                                 colour=discord.Colour.blurple()))
     messages: list[list[discord.Embed]] = [[]]
     for embed in embeds:
@@ -172,7 +175,7 @@ def _add_vs_bot(group: app_commands.Group, game: Game) -> None:
                 player=person(interaction.user), level=options["level"], bots=options.get("bots") or 1,
                 variant=options.get(game.variant_option),
                 parent_channel_id=getattr(interaction.channel, "parent_id", None),
-                reply=bot.poster.reply_row(interaction, "board", "The match begins!"))
+                reply=bot.poster.reply_row(interaction, "board", _("The match begins!")))
             await bot.dispatcher.deliver_pending(match.id)
 
     _add_generated(group, "vs-bot", f"Play {game.title} against me, the bot (unrated)", vs_bot, params,
@@ -219,7 +222,7 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
                 match = await bot.services.challenges.challenge_bot(
                     game.key, player=person(interaction.user), level=options.get("level") or DEFAULT_LEVEL,
                     bots=len(mine), variant=options.get(game.variant_option),
-                    reply=bot.poster.reply_row(interaction, "board", "The match begins!"), guild_id=guild_id,
+                    reply=bot.poster.reply_row(interaction, "board", _("The match begins!")), guild_id=guild_id,
                     channel_id=channel_id, parent_channel_id=parent_id)
             else:
                 match = await bot.services.challenges.challenge(
@@ -227,7 +230,7 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
                     variant=options.get(game.variant_option), partner=person(partner) if partner else None,
                     days_per_move=options.get("time"), players=players,
                     reply=bot.poster.reply_row(interaction, "card", wording.OPEN_POSTED if (
-                        players or 2) > len(people) + 1 else "Challenge sent."), guild_id=guild_id,
+                        players or 2) > len(people) + 1 else _("Challenge sent.")), guild_id=guild_id,
                     channel_id=channel_id, parent_channel_id=parent_id)
             await bot.dispatcher.deliver_pending(match.id)
 
@@ -242,8 +245,8 @@ def _check_can_see(opponents: list[discord.User | discord.Member], me: discord.C
             continue
         seen = getattr(o, "resolved_permissions", None)
         if seen is not None and not seen.view_channel:
-            raise NotAllowed(f"{o.display_name} cannot see this channel, so they would never see the challenge. "
-                             "Challenge them in a channel they can read.")
+            raise NotAllowed(T("{player} cannot see this channel, so they would never see the challenge. "
+                               "Challenge them in a channel they can read.", player=o.display_name))
 
 
 def _add_variant_option(game: Game, params: list, descriptions: dict, choices: dict) -> None:
@@ -278,22 +281,28 @@ async def _find(interaction: discord.Interaction, game: Game, match: str | None,
 
 def _move_autocomplete(game: Game):
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        current = current[:MAX_SUBMISSION]
-        try:
-            chosen = parse_match_id(getattr(interaction.namespace, "match", None))
-            found = await _find(interaction, game, str(chosen) if chosen else None, prefer_my_turn=True)
-        except ServiceError as exc:
-            return [_note(str(exc), current)]
-        who = found.to_move_user
-        if who is None or who.user_id != interaction.user.id:
-            waiting = f"Not your turn — {who.name} is to move." if who else "This match is over."
-            return [_note(waiting, current)]
-        suggestions = game.turn_suggestions(found.position, current, MAX_CHOICES)
-        if not suggestions:
-            return [_note(f"No legal turn starts with {quote(current)}.", current)]
-        return [app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT])
-                for value, label in suggestions[:MAX_CHOICES]]
+        with speaking(interaction.locale):
+            return await _complete_move(interaction, game, current)
     return complete
+
+
+async def _complete_move(interaction: discord.Interaction, game: Game, current: str) -> list[app_commands.Choice[str]]:
+    current = current[:MAX_SUBMISSION]
+    try:
+        chosen = parse_match_id(getattr(interaction.namespace, "match", None))
+        found = await _find(interaction, game, str(chosen) if chosen else None, prefer_my_turn=True)
+    except ServiceError as exc:
+        return [_note(str(exc), current)]
+    who = found.to_move_user
+    if who is None or who.user_id != interaction.user.id:
+        waiting = _("Not your turn — {player} is to move.").format(player=who.name) if who \
+            else _("This match is over.")
+        return [_note(waiting, current)]
+    suggestions = game.turn_suggestions(found.position, current, MAX_CHOICES)
+    if not suggestions:
+        return [_note(_("No legal turn starts with {typed}.").format(typed=quote(current)), current)]
+    return [app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT])
+            for value, label in suggestions[:MAX_CHOICES]]
 
 
 def _note(text: str, current: str) -> app_commands.Choice[str]:
@@ -311,8 +320,10 @@ def _match_autocomplete(game: Game):
         for m in mine:
             others = [p.name for p in m.seated if p.user_id != interaction.user.id]
             who = m.to_move_user
-            turn = "your turn" if who and who.user_id == interaction.user.id else f"{who.name if who else '?'} to move"
-            label = f"vs {', '.join(others)} — {turn} (#{m.id})"
+            with speaking(interaction.locale):
+                turn = _("your turn") if who and who.user_id == interaction.user.id \
+                    else _("{player} to move").format(player=who.name if who else "?")
+                label = _("vs {players} — {turn} (#{id})").format(players=", ".join(others), turn=turn, id=m.id)
             if typed in label.lower():
                 out.append(app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=str(m.id)))
         return out[:MAX_CHOICES]
@@ -331,8 +342,9 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
         open_here = [m for m in await app(interaction).services.queries.open_seats(interaction.guild_id or 0)
                      if own and m.participant(who_asks.id) is None]
         if not mine and not open_here:
-            text = "You have no active matches or open challenges here. Start one with /<game> challenge." if own \
-                else f"{who_asks.display_name} has no active matches or open challenges here."
+            text = _("You have no active matches or open challenges here. Start one with /<game> challenge.") \
+                if own \
+                else _("{player} has no active matches or open challenges here.").format(player=who_asks.display_name)
             await finish(interaction, embed=info_embed(text))
             return
         lines = []
@@ -346,25 +358,28 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
                 state = wording.OPEN_MATCHES_STATE.format(seats=wording.open_seats_count(m.row.open_seats))
                 link_id = m.row.card_message_id
             elif m.status == "challenge":
-                state = "open challenge"
+                state = _("open challenge")
                 link_id = m.row.card_message_id
             else:
                 who = m.to_move_user
                 if who and who.user_id == who_asks.id:
-                    state = "**your turn**" if own else f"**{who_asks.display_name}'s turn**"
+                    state = _("**your turn**") if own else _("**{player}'s turn**").format(
+                        player=who_asks.display_name)
                 else:
-                    state = f"{who.name if who else '?'} to move"
+                    state = _("{player} to move").format(player=who.name if who else "?")
                 if who and who.user_id in away:
                     state = wording.AWAY_MATCHES_NOTE.format(state=state, until=timestamp(away[who.user_id], "D"))
                 link_id = m.row.board_message_id
-            label = "challenge" if m.status == "challenge" else "board"
+            label = _("challenge") if m.status == "challenge" else _("board")
             link = f" · [{label}]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""
-            mark = "▶️" if "turn**" in state else "•"
+            mark = "▶️" if "**" in state else "•"
             others = others or wording.OPEN_ANYONE
-            lines.append(f"{mark} **{m.game.title}**{variant} #{m.id} vs {others} — {state}{link}")
+            lines.append(_("{mark} **{game}**{variant} #{id} vs {others} — {state}{link}").format(
+                mark=mark, game=m.game.title, variant=variant, id=m.id, others=others, state=state, link=link))
         if open_here:
             lines += ["", wording.OPEN_MATCHES_HEADER] + [_open_line(m) for m in open_here]
-        title = "Your matches" if own else f"{wording.shorten(who_asks.display_name, 64)}'s matches"
+        title = _("Your matches") if own else _("{player}'s matches").format(
+            player=wording.shorten(who_asks.display_name, 64))
         embed = discord.Embed(title=title, description="\n".join(lines)[:MAX_EMBED_TEXT],
                               colour=discord.Colour.blurple())
         await finish(interaction, embed=embed)
@@ -387,13 +402,14 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
     async with acknowledged(interaction):
         match_id = parse_match_id(match)
         if match_id is None:
-            raise NotAllowed("Name the match to replay, like #12.")
+            raise NotAllowed(T("Name the match to replay, like #12."))
         found, frames = await bot.services.queries.turns(match_id, guild_id=interaction.guild_id or 0)
         gif = await bot.renders.replay(found.row.game, frames, found.names)
         await interaction.followup.send(
-            f"{wording.board_caption(found)} — {len(frames) - 1} turns.", ephemeral=True,
+            _("{caption} — {turns}.").format(caption=wording.board_caption(found),
+                                             turns=wording.count(len(frames) - 1, "turn")), ephemeral=True,
             file=discord.File(io.BytesIO(gif), filename=REPLAY_FILE,
-                              description=f"Replay of {wording.board_caption(found)}"))
+                              description=_("Replay of {caption}").format(caption=wording.board_caption(found))))
 
 
 @app_commands.context_menu(name="Challenge to…")
@@ -420,5 +436,7 @@ def register_commands(tree: app_commands.CommandTree) -> None:
     check_games(GAMES, taken=[c.name for c in tree.get_commands()])
     for game in GAMES.values():
         tree.add_command(build_game_group(game))
+    from bot.discord.translator import translatable_descriptions
+    translatable_descriptions(tree)     # last: every command above, whoever added it, is translated
 
 

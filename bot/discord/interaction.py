@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
+from bot.i18n import speaking
 from bot.model import Person, ServiceError
 
 if TYPE_CHECKING:
@@ -34,6 +35,11 @@ def app(interaction: discord.Interaction) -> GameBot:
 
 def person(user: discord.abc.User) -> Person:
     return Person(user.id, user.display_name, user.bot)
+
+
+def channel_language(interaction: discord.Interaction) -> object:
+    """The language of what an interaction posts for everyone in a channel: the server's (English without one)."""
+    return interaction.guild_locale or "en"
 
 
 def error_embed(text: str) -> discord.Embed:
@@ -60,7 +66,8 @@ async def tell(interaction: discord.Interaction, text: str, *, error: bool = Tru
 async def acknowledged(interaction: discord.Interaction, *, private: bool = True,
                        update: bool = False) -> AsyncIterator[None]:
     """Acknowledge at once (a 'thinking…' reply, private unless ``private=False``; for a button on a message
-    the bot will edit, ``update=True``), then run the work; a refusal is told privately.
+    the bot will edit, ``update=True``), then run the work; a refusal is told privately. Texts composed inside
+    are in the user's language (``interaction.locale``); a post for the whole channel speaks the server's.
 
     Discord allows 3 seconds to acknowledge; database, engine and render work all come after.
     """
@@ -69,10 +76,11 @@ async def acknowledged(interaction: discord.Interaction, *, private: bool = True
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=private, thinking=True)
-    try:
-        yield
-    except ServiceError as exc:
-        await tell(interaction, str(exc))
+    with speaking(interaction.locale):
+        try:
+            yield
+        except ServiceError as exc:
+            await tell(interaction, str(exc))
 
 
 async def finish(interaction: discord.Interaction, text: str | None = None, *,

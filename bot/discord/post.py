@@ -30,6 +30,7 @@ from bot.discord.cards import (
 )
 from bot.discord.views import draw_view, takeback_view
 from bot.dispatcher import Delivered, PermanentFailure
+from bot.i18n import T, _, language_of, speaking
 from bot.model import Match, NotFound
 from bot.services import announce
 from bot.services.context import REPLY_TOKEN_LIFETIME, iso
@@ -68,7 +69,8 @@ class Poster:
                     "dm": self._dm, "bot_turn": self._bot_turn, "draw": self._draw,
                     "takeback": self._takeback, "away": self._away, "digest": self._digest, "hint": self._hint}
         try:
-            return await handlers[row.kind](row)
+            with speaking(row.payload.get("language") or await self.server_language(row.match_id)):
+                return await handlers[row.kind](row)
         except discord.HTTPException as exc:
             if permanent(exc):
                 raise PermanentFailure(f"{exc.status} {exc.text[:100]}") from exc
@@ -76,13 +78,20 @@ class Poster:
         except NotFound as exc:
             raise PermanentFailure(str(exc)) from exc
 
+    async def server_language(self, match_id: int) -> str:
+        """The language of a match's server (its community locale, from the client's cache; English without)."""
+        match = await self.services.queries.get(match_id, position=False)
+        guild = self.bot.get_guild(match.row.guild_id)
+        return language_of(guild.preferred_locale if guild is not None else None)
+
     def reply_row(self, interaction: discord.Interaction, link: str, text: str = "") -> Announcement:
         """An outbox row that completes this interaction's 'thinking…' reply with ``text`` and a link to the
         board or card (``link``) once it is posted."""
         # the token lives 15 minutes from the interaction, which arrived just now (by the services' clock)
         expires = iso(self.services.clock() + REPLY_TOKEN_LIFETIME - timedelta(seconds=30))
         ann = announce.reply(interaction.token, interaction.application_id, text, expires_at=expires)
-        return Announcement(ann.kind, {**ann.payload, "link": link}, expires_at=ann.expires_at)
+        return Announcement(ann.kind, {**ann.payload, "link": link, "language": language_of(interaction.locale)},
+                            expires_at=ann.expires_at)
 
     async def _board(self, row: OutboxRow) -> Delivered:
         p = row.payload
@@ -124,7 +133,7 @@ class Poster:
         async with self.services.db.transaction() as tx:
             await self.services.matches.set_message(tx, match.id, "board_message_id", message.id)
         link = jump_url(match.row.guild_id, channel_id, message.id)
-        note = wording.result_text(match) if match.is_over else "It is your move."
+        note = wording.result_text(match) if match.is_over else _("It is your move.")
         dms = [Announcement("dm", {"user_id": u, "text": f"{wording.board_caption(match)}\n{note}\n{link}",
                                    "fallback": note}) for u, how in prefs.items() if how == "dm"]
         return Delivered("sent", message.id, dms)
@@ -145,17 +154,18 @@ class Poster:
                       last_turn: list[str], *, turns: int | None = None) -> discord.File:
         """The board as an attachment, drawn in the render pool, with a description for screen readers."""
         if state is None:
-            raise NotFound(f"Match #{match.id} has no position to draw.")
+            raise NotFound(T("Match #{id} has no position to draw.", id=match.id))
         png = await self.bot.renders.board(state, last_turn=last_turn, names=match.names, previous=previous)
         return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=wording.board_alt_text(
             match, state, last_turn, turns=turns))
 
     async def _replay(self, match: Match) -> discord.File:
         """The whole game as an animated GIF (Discord plays it inline)."""
-        _, frames = await self.services.queries.turns(match.id, guild_id=match.row.guild_id)
+        _played, frames = await self.services.queries.turns(match.id, guild_id=match.row.guild_id)
         gif = await self.bot.renders.replay(match.row.game, frames, match.names)
         return discord.File(io.BytesIO(gif), filename=REPLAY_FILE,
-                            description=f"Replay of {wording.board_caption(match)}, {len(frames) - 1} turns")
+                            description=_("Replay of {caption}, {turns}").format(
+                                caption=wording.board_caption(match), turns=wording.count(len(frames) - 1, "turn")))
 
     async def _thread_for(self, match: Match) -> int:
         """Where a starting match is played: a thread of its own from the card when the server asked for it."""
@@ -190,7 +200,8 @@ class Poster:
         channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
         if row.payload.get("event") == "open":
             invited = [p for p in match.participants if p.invited_order > 0 and not p.is_ai]
-            content = " ".join(mention(p) for p in invited) + f" — you are challenged to {match.game.title}!"
+            content = _("{players} — you are challenged to {game}!").format(
+                players=" ".join(mention(p) for p in invited), game=match.game.title)
             if match.row.open_seats:
                 content = wording.OPEN_CARD.format(
                     invited="".join(f"{mention(p)} " for p in invited), challenger=match.challenger.name,
@@ -248,13 +259,13 @@ class Poster:
         target = match.row.card_message_id if p.get("link") == "card" else match.row.board_message_id
         text = str(p.get("text") or "")
         if target:
-            what = "challenge" if p.get("link") == "card" else "board"
+            what = _("The challenge is posted: {link}") if p.get("link") == "card" else _("The board is posted: {link}")
             where = match.row.channel_id
             text = f"{text}\n" if text else ""
-            text += f"The {what} is posted: {jump_url(match.row.guild_id, where, target)}"
+            text += what.format(link=jump_url(match.row.guild_id, where, target))
         webhook = discord.Webhook.partial(int(p["application_id"]), str(p["token"]), client=self.bot)
         # '@original' names an interaction's own reply (Discord's webhook API); discord.py types ids as int
-        await webhook.edit_message("@original", content=text or "Done.")  # type: ignore[call-overload]
+        await webhook.edit_message("@original", content=text or _("Done."))  # type: ignore[call-overload]
         return Delivered("sent")
 
     async def _draw(self, row: OutboxRow) -> Delivered:
@@ -267,15 +278,17 @@ class Poster:
                 return Delivered("skipped: the offer lapsed")
             others = [p for p in match.seated if p.user_id != by and not p.is_ai]
             message = await channel.send(
-                f"{' '.join(mention(p) for p in others)} 🤝 <@{by}> offers a draw in "
-                f"{wording.board_caption(match)}. Every other player must accept; a move lets the offer lapse.",
+                _("{players} 🤝 {offerer} offers a draw in {caption}. Every other player must accept; a move lets the "
+                  "offer lapse.").format(players=" ".join(mention(p) for p in others), offerer=f"<@{by}>",
+                                         caption=wording.board_caption(match)),
                 view=draw_view(match.id, ply), nonce=nonce(row),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(p.user_id) for p in others]))
             return Delivered("sent", message.id)
         offerer = row.payload.get("offerer")
         ping = f"<@{offerer}> " if offerer else ""
-        message = await channel.send(f"{ping}🤝 <@{by}> declined the draw offer in {wording.board_caption(match)}; "
-                                     "play goes on.", nonce=nonce(row), allowed_mentions=discord.AllowedMentions(
+        message = await channel.send(ping + _("🤝 {player} declined the draw offer in {caption}; play goes on.").format(
+                                     player=f"<@{by}>", caption=wording.board_caption(match)),
+                                     nonce=nonce(row), allowed_mentions=discord.AllowedMentions(
                                          users=[discord.Object(int(offerer))] if offerer else []))
         return Delivered("sent", message.id)
 
@@ -321,24 +334,26 @@ class Poster:
         """A match's current board shown privately to someone who does not play in it (nobody is pinged)."""
         file = await self._render(match, match.state, match.previous, match.last_turn)
         who = match.to_move_user
-        text = wording.result_text(match) if match.is_over else f"**{who.name if who else '?'}** is to move."
+        text = wording.result_text(match) if match.is_over else _("**{player}** is to move.").format(
+            player=who.name if who else "?")
         await interaction.edit_original_response(embed=board_embed(match, text), attachments=[file])
 
     async def repost_board(self, interaction: discord.Interaction, match: Match) -> None:
         """Post the current board again as a new message (pinging whoever is to move) and link it privately."""
         prefs = await self._prefs(self._concerned(match))
         pinged = [u for u, how in prefs.items() if how == "mention"]
-        file = await self._render(match, match.state, match.previous, match.last_turn)
-        channel: Any = interaction.channel or self.bot.get_partial_messageable(match.row.channel_id)
-        message = await channel.send(
-            content=" ".join(f"<@{u}>" for u in pinged) or None,
-            embed=board_embed(match, wording.to_move_text(match, mention) + await self._away_note(match)),
-            file=file, view=board_view(match),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
+        with speaking(interaction.guild_locale or "en"):     # a post for the channel: the server's language
+            file = await self._render(match, match.state, match.previous, match.last_turn)
+            channel: Any = interaction.channel or self.bot.get_partial_messageable(match.row.channel_id)
+            message = await channel.send(
+                content=" ".join(f"<@{u}>" for u in pinged) or None,
+                embed=board_embed(match, wording.to_move_text(match, mention) + await self._away_note(match)),
+                file=file, view=board_view(match),
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
         async with self.services.db.transaction() as tx:
             await self.services.matches.set_message(tx, match.id, "board_message_id", message.id)
         link = jump_url(match.row.guild_id, message.channel.id, message.id)
-        await interaction.edit_original_response(content=f"The board is posted: {link}")
+        await interaction.edit_original_response(content=_("The board is posted: {link}").format(link=link))
 
     # ---- time away and the digest ------------------------------------------------------------------------------
     async def _away_note(self, match: Match) -> str:

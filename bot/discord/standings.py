@@ -10,7 +10,8 @@ from discord import app_commands, ui
 
 from bot import wording
 from bot.discord.cards import jump_url
-from bot.discord.interaction import COLOUR_ACTIVE, acknowledged, app, finish, tell
+from bot.discord.interaction import COLOUR_ACTIVE, acknowledged, app, channel_language, finish, tell
+from bot.i18n import _, speaking
 from bot.model import Match
 from bot.ratings import PROVISIONAL_GAMES, Rating
 from engines import GAMES
@@ -22,7 +23,7 @@ GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.key) for g in GAMES.va
 
 
 def leaderboard_line(rank: int, r: Rating) -> str:
-    mark = " *(provisional)*" if r.provisional else ""
+    mark = " " + _("*(provisional)*") if r.provisional else ""
     return f"**{rank}.** <@{r.user_id}> — **{r.shown}**{mark} · {wording.count(r.games, 'game')} · " \
            f"{r.wins}W {r.losses}L {r.draws}D"
 
@@ -33,13 +34,14 @@ async def leaderboard_page(interaction: discord.Interaction, game: str, page: in
                                             limit=PAGE_SIZE)
     pages = max(1, -(-total // PAGE_SIZE))
     lines = [leaderboard_line(page * PAGE_SIZE + i + 1, r) for i, r in enumerate(rows)]
-    embed = discord.Embed(title=f"{GAMES[game].title} leaderboard",
-                          description="\n".join(lines) or "No rated games yet — finish a timed match to appear.",
+    embed = discord.Embed(title=_("{game} leaderboard").format(game=GAMES[game].title),
+                          description="\n".join(lines) or _("No rated games yet — finish a timed match to appear."),
                           colour=COLOUR_ACTIVE)
-    embed.set_footer(text=f"Page {page + 1} of {pages} · provisional: fewer than {PROVISIONAL_GAMES} rated games")
+    embed.set_footer(text=_("Page {page} of {pages} · provisional: fewer than {games} rated games").format(
+        page=page + 1, pages=pages, games=PROVISIONAL_GAMES))
     view = ui.View(timeout=None)
-    view.add_item(LeaderboardPage(game, page - 1, "◀ Previous", disabled=page <= 0))
-    view.add_item(LeaderboardPage(game, page + 1, "Next ▶", disabled=page + 1 >= pages))
+    view.add_item(LeaderboardPage(game, page - 1, _("◀ Previous"), disabled=page <= 0))
+    view.add_item(LeaderboardPage(game, page + 1, _("Next ▶"), disabled=page + 1 >= pages))
     return embed, view
 
 
@@ -57,10 +59,12 @@ class LeaderboardPage(ui.DynamicItem[ui.Button], template=r"lb:(?P<game>[a-z]{1,
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.game not in GAMES or not 0 <= self.page <= MAX_PAGE:
-            await tell(interaction, "That page does not exist.")
+            with speaking(interaction.locale):
+                await tell(interaction, _("That page does not exist."))
             return
         async with acknowledged(interaction, update=True):
-            embed, view = await leaderboard_page(interaction, self.game, self.page)
+            with speaking(channel_language(interaction)):    # the leaderboard is a post for the channel
+                embed, view = await leaderboard_page(interaction, self.game, self.page)
             await finish(interaction, embed=embed, view=view)
 
 
@@ -70,10 +74,12 @@ class LeaderboardPage(ui.DynamicItem[ui.Button], template=r"lb:(?P<game>[a-z]{1,
 @app_commands.guild_only()
 async def leaderboard(interaction: discord.Interaction, game: str) -> None:
     if game not in GAMES:
-        await tell(interaction, "Choose a game from the list.")
+        with speaking(interaction.locale):
+            await tell(interaction, _("Choose a game from the list."))
         return
     async with acknowledged(interaction, private=False):
-        embed, view = await leaderboard_page(interaction, game, 0)
+        with speaking(channel_language(interaction)):    # the leaderboard is a post for the channel
+            embed, view = await leaderboard_page(interaction, game, 0)
         await finish(interaction, embed=embed, view=view)
 
 
@@ -85,14 +91,15 @@ async def profile(interaction: discord.Interaction, user: discord.User | None = 
     services = app(interaction).services
     async with acknowledged(interaction):
         ratings = sorted(await services.ratings.of_user(interaction.guild_id or 0, who.id), key=lambda r: -r.games)
-        lines = [f"**{GAMES[r.game].title}**: {r.shown}{' (provisional)' if r.provisional else ''} — "
-                 f"{wording.count(r.games, 'game')}, {r.wins}W {r.losses}L {r.draws}D" for r in ratings
-                 if r.game in GAMES]
+        lines = [_("**{game}**: {rating}{provisional} — {games}, {wins}W {losses}L {draws}D").format(
+            game=GAMES[r.game].title, rating=r.shown, provisional=" " + _("(provisional)") if r.provisional else "",
+            games=wording.count(r.games, "game"), wins=r.wins, losses=r.losses, draws=r.draws)
+            for r in ratings if r.game in GAMES]
         active = await services.queries.matches_of(who.id, guild_id=interaction.guild_id or 0)
         embed = discord.Embed(title=f"{who.display_name}", colour=COLOUR_ACTIVE,
-                              description="\n".join(lines) or "No rated games in this server yet.")
+                              description="\n".join(lines) or _("No rated games in this server yet."))
         if active:
-            embed.add_field(name=f"Active matches ({len(active)})", inline=False,
+            embed.add_field(name=_("Active matches ({n})").format(n=len(active)), inline=False,
                             value="\n".join(_match_line(m, who.id) for m in active[:10])[:1024])
         await finish(interaction, embed=embed)
 
@@ -116,8 +123,9 @@ async def history(interaction: discord.Interaction, user: discord.User | None = 
             who.id, guild_id=interaction.guild_id or 0, game=game if game in GAMES else None,
             statuses=("finished", "aborted"), newest_first=True, limit=HISTORY_SIZE)
         lines = [f"{_match_line(m, who.id)} — {wording.result_text(m).splitlines()[0]}" for m in done]
-        embed = discord.Embed(title=f"{who.display_name}: finished matches", colour=COLOUR_ACTIVE,
-                              description="\n".join(lines)[:4096] or "No finished matches yet.")
+        embed = discord.Embed(title=_("{player}: finished matches").format(player=who.display_name),
+                              colour=COLOUR_ACTIVE,
+                              description="\n".join(lines)[:4096] or _("No finished matches yet."))
         await finish(interaction, embed=embed)
 
 

@@ -13,10 +13,13 @@ import discord
 from discord import ui
 
 from bot import wording
-from bot.discord.interaction import acknowledged, app, finish, person
+from bot.discord.interaction import acknowledged, app, channel_language, finish, person
+from bot.i18n import N_, T, _, speaking
 from bot.model import ServiceError
 from engines import GAMES
 
+_LABELS = {"accept": N_("Accept"), "decline": N_("Decline"), "cancel": N_("Cancel")}
+_DRAW_LABELS = {"accept": N_("Accept draw"), "decline": N_("Decline draw")}
 _STYLES = {"accept": discord.ButtonStyle.success, "decline": discord.ButtonStyle.danger,
            "cancel": discord.ButtonStyle.secondary}
 
@@ -30,7 +33,7 @@ class MatchButton(ui.DynamicItem[ui.Button], template=r"(?!)"):
     style = discord.ButtonStyle.secondary
 
     def __init__(self, match_id: int):
-        super().__init__(ui.Button(label=self.label, emoji=self.emoji, style=self.style,
+        super().__init__(ui.Button(label=_(self.label), emoji=self.emoji, style=self.style,
                                    custom_id=f"{self.prefix}:{match_id}"))
         self.match_id = match_id
 
@@ -43,7 +46,7 @@ class ChallengeButton(ui.DynamicItem[ui.Button], template=r"ch:(?P<action>accept
     """Accept / Decline (the challenged) and Cancel (the challenger) on a challenge card."""
 
     def __init__(self, action: str, match_id: int):
-        super().__init__(ui.Button(label=action.capitalize(), style=_STYLES[action],
+        super().__init__(ui.Button(label=_(_LABELS[action]), style=_STYLES[action],
                                    custom_id=f"ch:{action}:{match_id}"))
         self.action, self.match_id = action, match_id
 
@@ -71,7 +74,7 @@ class DrawButton(ui.DynamicItem[ui.Button],
 
     def __init__(self, answer: str, match_id: int, ply: int):
         style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.danger
-        super().__init__(ui.Button(label=f"{answer.capitalize()} draw", style=style,
+        super().__init__(ui.Button(label=_(_DRAW_LABELS[answer]), style=style,
                                    custom_id=f"dr:{answer}:{match_id}:{ply}"))
         self.answer, self.match_id, self.ply = answer, match_id, ply
 
@@ -85,13 +88,14 @@ class DrawButton(ui.DynamicItem[ui.Button],
             match = await bot.services.draws.answer(self.match_id, interaction.user.id,
                                                     guild_id=interaction.guild_id or 0, ply=self.ply,
                                                     accept=self.answer == "accept")
-            if match.status == "active" and match.row.draw_offer_ply == self.ply:
-                names = ", ".join(p.name for p in match.seated if p.user_id in match.row.draw_accepted)
-                await finish(interaction, f"🤝 Draw offered in {wording.board_caption(match)}. Agreed so far: "
-                             f"{names}.", view=draw_view(match.id, self.ply))
-            else:
-                await finish(interaction, "🤝 The draw offer was "
-                             + ("accepted: the match is drawn." if match.is_over else "declined."), view=ui.View())
+            with speaking(channel_language(interaction)):    # the offer is a post for the whole channel
+                if match.status == "active" and match.row.draw_offer_ply == self.ply:
+                    names = ", ".join(p.name for p in match.seated if p.user_id in match.row.draw_accepted)
+                    await finish(interaction, _("🤝 Draw offered in {caption}. Agreed so far: {names}.").format(
+                        caption=wording.board_caption(match), names=names), view=draw_view(match.id, self.ply))
+                else:
+                    await finish(interaction, _("🤝 The draw offer was accepted: the match is drawn.") if match.is_over
+                                 else _("🤝 The draw offer was declined."), view=ui.View())
             await bot.dispatcher.deliver_pending(self.match_id)
 
 
@@ -143,7 +147,7 @@ class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,19}):(?P
     """The confirmation of /<game> resign; refused if the position moved on since it was offered."""
 
     def __init__(self, match_id: int, ply: int):
-        super().__init__(ui.Button(label="Yes, resign", style=discord.ButtonStyle.danger,
+        super().__init__(ui.Button(label=_("Yes, resign"), style=discord.ButtonStyle.danger,
                                    custom_id=f"rs:{match_id}:{ply}"))
         self.match_id, self.ply = match_id, ply
 
@@ -156,28 +160,28 @@ class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,19}):(?P
         async with acknowledged(interaction, update=True):
             await bot.services.play.resign(self.match_id, interaction.user.id, guild_id=interaction.guild_id or 0,
                                            expected_ply=self.ply)
-            await finish(interaction, "You resigned.", view=ui.View())
+            await finish(interaction, _("You resigned."), view=ui.View())
             await bot.dispatcher.deliver_pending(self.match_id)
 
 
 class BumpButton(MatchButton, template=r"bp:(?P<id>\d{1,19})"):
     """Re-post the board at the bottom of the channel (it may have scrolled away in a busy channel)."""
 
-    prefix, label, emoji = "bp", "Bump", "⤵️"
+    prefix, label, emoji = "bp", N_("Bump"), "⤵️"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)
         async with acknowledged(interaction):
             match = await bot.services.queries.in_server(self.match_id, interaction.guild_id or 0)
             if match.status != "active":
-                raise ServiceError("That match is over; nothing to bump.")
+                raise ServiceError(T("That match is over; nothing to bump."))
             await bot.poster.repost_board(interaction, match)
 
 
 class RematchButton(MatchButton, template=r"rm:(?P<id>\d{1,19})"):
     """Same players, seats rotated: posts a new challenge everyone else must accept (once per match)."""
 
-    prefix, label, emoji, style = "rm", "Rematch", "🔁", discord.ButtonStyle.primary
+    prefix, label, emoji, style = "rm", N_("Rematch"), "🔁", discord.ButtonStyle.primary
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)
@@ -191,7 +195,7 @@ class RematchButton(MatchButton, template=r"rm:(?P<id>\d{1,19})"):
 class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
     """The position as text, privately: for screen readers, and for anyone who prefers it."""
 
-    prefix, label, emoji = "tb", "Text board", "📝"
+    prefix, label, emoji = "tb", N_("Text board"), "📝"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)

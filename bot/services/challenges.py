@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from datetime import timedelta
 
+from bot.i18n import Either, T
 from bot.model import AI_LEVELS, Match, NotAllowed, NotFound, Person, StalePosition, ai_people
 from bot.services.announce import start_announcements
 from bot.services.context import Context
@@ -52,11 +53,11 @@ class Challenges:
         """
         game = GAMES.get(game_key)
         if game is None:
-            raise NotFound(f"There is no game called {game_key!r}.")
+            raise NotFound(T("There is no game called {game}.", game=repr(game_key)))
         server = await self.ctx.settings.guild(guild_id)
         if server.channels and channel_id not in server.channels and parent_channel_id not in server.channels:
             where = ", ".join(f"<#{c}>" for c in sorted(server.channels))
-            raise NotAllowed(f"Games are played in {where} on this server.")
+            raise NotAllowed(T("Games are played in {where} on this server.", where=where))
         against_ai = any(o.ai_level is not None for o in opponents)
         seconds: int | None
         if against_ai and not AI_MATCHES_RATED:
@@ -68,36 +69,38 @@ class Challenges:
         elif days_per_move in TIME_CHOICES_DAYS:
             seconds = days_per_move * 86400
         else:
-            raise NotAllowed(f"Time per move is one of {', '.join(map(str, TIME_CHOICES_DAYS))} days, or none.")
+            raise NotAllowed(T("Time per move is one of {days} days, or none.",
+                               days=", ".join(map(str, TIME_CHOICES_DAYS))))
         people = [challenger, *opponents]
         ids = [p.user_id for p in people]
         if challenger.user_id in {o.user_id for o in opponents}:
-            raise NotAllowed("You cannot challenge yourself — pick someone else.")
+            raise NotAllowed(T("You cannot challenge yourself — pick someone else."))
         if len(set(ids)) != len(ids):
-            raise NotAllowed("Each opponent can only be named once.")
+            raise NotAllowed(T("Each opponent can only be named once."))
         if challenger.is_bot or any(o.is_bot and o.ai_level is None for o in opponents):
-            raise NotAllowed(f"Other bots cannot play here — challenge a person, or play me with /{game_key} "
-                             "vs-bot.")
+            raise NotAllowed(T("Other bots cannot play here — challenge a person, or play me with /{game} "
+                               "vs-bot.", game=game_key))
         total = players or (len(people) if opponents else min(game.player_counts))
         if total < len(people):
-            raise NotAllowed(f"You named {len(people)} players (you included) for a table of {total}; name fewer "
-                             "opponents or choose more players.")
+            raise NotAllowed(T("You named {n} players (you included) for a table of {total}; name fewer "
+                               "opponents or choose more players.", n=len(people), total=total))
         if total not in game.player_counts:
-            allowed = " or ".join(str(n) for n in game.player_counts)
-            raise NotAllowed(f"{game.title} is played by {allowed} players, not {total}.")
+            raise NotAllowed(T("{game} is played by {allowed} players, not {n}.", game=game.title,
+                               allowed=Either(game.player_counts), n=total))
         open_seats = total - len(people)
         if variant is not None and variant not in game.variants:
-            raise NotAllowed(f"{game.title} has no variant {variant[:40]!r}; choose one of "
-                             f"{', '.join(game.variants)}.")
+            raise NotAllowed(T("{game} has no variant {variant}; choose one of {variants}.", game=game.title,
+                               variant=repr(variant[:40]), variants=", ".join(game.variants)))
         teams = game.teams.get(total)
         if partner is not None:
             if not teams:
-                raise NotAllowed(f"{game.title} with {total} players has no teams, so no partner.")
+                raise NotAllowed(T("{game} with {n} players has no teams, so no partner.", game=game.title,
+                                   n=total))
             if partner.user_id not in {o.user_id for o in opponents}:
-                raise NotAllowed("Your partner must be one of the players you challenge.")
+                raise NotAllowed(T("Your partner must be one of the players you challenge."))
         elif teams and not open_seats:
-            raise NotAllowed(f"{game.title} with {total} players is played in teams: "
-                             "choose your partner with the partner option.")
+            raise NotAllowed(T("{game} with {n} players is played in teams: "
+                               "choose your partner with the partner option.", game=game.title, n=total))
         team_of: dict[int, int] = {}
         if teams and partner is not None:
             team_of = {p.user_id: (0 if p.user_id in (challenger.user_id, partner.user_id) else 1) for p in people}
@@ -112,7 +115,7 @@ class Challenges:
             if not against_ai or open_seats:
                 await self._within_limits(tx, challenger.user_id, guild_id)
             if rematch_of is not None and await self.ctx.matches.open_rematch(tx, rematch_of.id) is not None:
-                raise StalePosition("A rematch of this match was already offered; answer that one.")
+                raise StalePosition(T("A rematch of this match was already offered; answer that one."))
             match_id = await self.ctx.matches.create_challenge(
                 tx, game=game.key, variant=variant or (game.variants[0] if game.variants else None),
                 players=total, guild_id=guild_id, channel_id=channel_id, open_seats=open_seats,
@@ -141,12 +144,14 @@ class Challenges:
         started in one transaction."""
         game = GAMES.get(game_key)
         if game is None:
-            raise NotFound(f"There is no game called {game_key!r}.")
+            raise NotFound(T("There is no game called {game}.", game=repr(game_key)))
         if level not in AI_LEVELS:
-            raise NotAllowed(f"The bot plays at level 1 to 5, not {level}.")
+            raise NotAllowed(T("The bot plays at level 1 to 5, not {level}.", level=level))
         if bots + 1 not in game.player_counts:
-            allowed = " or ".join(str(n - 1) for n in game.player_counts)
-            raise NotAllowed(f"{game.title} against the bot takes {allowed} bot seat(s), not {bots}.")
+            allowed = Either(n - 1 for n in game.player_counts)
+            raise NotAllowed(T("{game} against the bot takes {allowed} bot seat(s), not {bots}.", game=game.title,
+                               allowed=allowed,
+                               bots=bots))
         seats = ai_people(level, bots)
         partner = seats[0] if game.teams.get(bots + 1) else None
         return await self.challenge(game_key, guild_id=guild_id, channel_id=channel_id, challenger=player,
@@ -158,12 +163,12 @@ class Challenges:
         """The same players again, seats rotated; the one who asks is the challenger. Once per match."""
         old = await self.queries.get(match_id, position=False)
         if old.row.guild_id != guild_id:
-            raise NotFound("That match belongs to another server.")
+            raise NotFound(T("That match belongs to another server."))
         if old.status not in ("finished", "aborted") or not old.seated:
-            raise NotAllowed("A rematch is offered once a match is over.")
+            raise NotAllowed(T("A rematch is offered once a match is over."))
         me = old.participant(person.user_id)
         if me is None or me.seat is None:
-            raise NotAllowed("Only the players of that match can ask for a rematch.")
+            raise NotAllowed(T("Only the players of that match can ask for a rematch."))
         others = [Person(p.user_id, p.name, ai_level=p.ai_level, is_bot=p.is_ai)
                   for p in old.seated if p.user_id != person.user_id]
         partner = None
@@ -180,15 +185,15 @@ class Challenges:
         match = await self._open_challenge(match_id, guild_id)
         me = match.participant(person.user_id)
         if me is None:
-            raise NotAllowed("This challenge is not addressed to you.")
+            raise NotAllowed(T("This challenge is not addressed to you."))
         if me.invited_order == 0:
-            raise NotAllowed("You made this challenge; wait for your opponent (or cancel it).")
+            raise NotAllowed(T("You made this challenge; wait for your opponent (or cancel it)."))
         if me.accepted:
-            raise NotAllowed("You have already accepted; waiting for the others.")
+            raise NotAllowed(T("You have already accepted; waiting for the others."))
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.accept(tx, match_id, person.user_id, person.name):
-                raise StalePosition("This challenge was answered in the meantime.")
+                raise StalePosition(T("This challenge was answered in the meantime."))
             started = await self.ctx.matches.everyone_accepted(tx, match_id)
             match = await self._read(tx, match_id)
             told = [Announcement("card", {"event": "update"})]
@@ -243,13 +248,13 @@ class Challenges:
         match = await self._open_challenge(match_id, guild_id)
         me = match.participant(user_id)
         if me is None or me.invited_order == 0:
-            raise NotAllowed("Only a challenged player can decline (the challenger can cancel).")
+            raise NotAllowed(T("Only a challenged player can decline (the challenger can cancel)."))
         return await self._close(match_id, "declined")
 
     async def cancel(self, match_id: int, user_id: int, *, guild_id: int) -> Match:
         match = await self._open_challenge(match_id, guild_id)
         if match.challenger.user_id != user_id:
-            raise NotAllowed("Only the player who made the challenge can cancel it.")
+            raise NotAllowed(T("Only the player who made the challenge can cancel it."))
         return await self._close(match_id, "cancelled")
 
     async def expire(self, match_id: int) -> Match | None:
@@ -269,17 +274,17 @@ class Challenges:
     # ---- internals ---------------------------------------------------------------------------------------------
     async def _within_limits(self, tx: Tx, user_id: int, guild_id: int) -> None:
         if await self.ctx.matches.open_challenges_by(tx, user_id, guild_id) >= MAX_OPEN_PER_USER:
-            raise NotAllowed(f"You have {MAX_OPEN_PER_USER} open challenges in this server already; wait for "
-                             "answers or cancel some (/matches lists them).")
+            raise NotAllowed(T("You have {n} open challenges in this server already; wait for "
+                               "answers or cancel some (/matches lists them).", n=MAX_OPEN_PER_USER))
         if await self.ctx.matches.open_challenges_by(tx, user_id) >= MAX_OPEN_PER_USER_EVERYWHERE:
-            raise NotAllowed(f"You have {MAX_OPEN_PER_USER_EVERYWHERE} open challenges across servers; wait for "
-                             "answers or cancel some.")
+            raise NotAllowed(T("You have {n} open challenges across servers; wait for "
+                               "answers or cancel some.", n=MAX_OPEN_PER_USER_EVERYWHERE))
 
     async def _close(self, match_id: int, status: str) -> Match:
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.close_challenge(tx, match_id, status, now=now):
-                raise StalePosition("This challenge was answered in the meantime.")
+                raise StalePosition(T("This challenge was answered in the meantime."))
             await self.ctx.outbox.add(tx, match_id, [Announcement("card", {"event": "update"})], now=now)
             match = await self._read(tx, match_id)
         self._after(match)
@@ -288,9 +293,9 @@ class Challenges:
     async def _open_challenge(self, match_id: int, guild_id: int) -> Match:
         match = await self.queries.get(match_id, position=False)
         if match.row.guild_id != guild_id:
-            raise NotFound("That challenge belongs to another server.")
+            raise NotFound(T("That challenge belongs to another server."))
         if match.status != "challenge":
-            raise StalePosition(f"This challenge is no longer open (it was {match.status}).")
+            raise StalePosition(T("This challenge is no longer open (it was {status}).", status=T(match.status)))
         return match
 
     async def _read(self, tx: Tx, match_id: int) -> Match:
@@ -302,7 +307,7 @@ class Challenges:
         state = match.game.new(players=row.players, seed=row.seed, variant=row.variant)
         start = Start(seat_order(match), state.encode(), state.to_move, self.ctx.turn_clock(row))
         if not await self.ctx.matches.start(tx, match.id, start, now=self.ctx.now()):
-            raise StalePosition("This challenge was answered in the meantime.")
+            raise StalePosition(T("This challenge was answered in the meantime."))
         await self.ctx.away.defer_new_clock(tx, match.id, self.ctx.now())   # the first mover may be away
         started = await self._read(tx, match.id)
         started.state = state

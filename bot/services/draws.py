@@ -7,6 +7,7 @@ one transaction (``Play.end``).
 
 from __future__ import annotations
 
+from bot.i18n import T
 from bot.model import Match, NotAllowed, StalePosition
 from bot.services.context import Context
 from bot.services.play import Play, check_active
@@ -25,17 +26,17 @@ class Draws:
         check_active(match, guild_id)
         seat = match.seat_of(user_id)
         if seat is None:
-            raise NotAllowed("Only a player of this match can offer a draw.")
+            raise NotAllowed(T("Only a player of this match can offer a draw."))
         if match.row.to_move != seat:
-            raise NotAllowed("You can offer a draw on your own turn.")
+            raise NotAllowed(T("You can offer a draw on your own turn."))
         if match.against_ai:
-            raise NotAllowed("The bot plays every game out; resign if you want to stop.")
+            raise NotAllowed(T("The bot plays every game out; resign if you want to stop."))
         if match.row.draw_offer_ply is not None:
-            raise StalePosition("A draw offer is already open in this position.")
+            raise StalePosition(T("A draw offer is already open in this position."))
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.offer_draw(tx, match.id, ply=match.ply, user_id=user_id):
-                raise StalePosition("The position changed in the meantime; look at the board again.")
+                raise StalePosition(T("The position changed in the meantime; look at the board again."))
             await self.ctx.outbox.add(tx, match.id, [Announcement("draw", {"event": "offer", "ply": match.ply,
                                                                            "by": user_id})], now=now)
             match = Match(*await self.ctx.matches.read(tx, match.id))
@@ -47,16 +48,16 @@ class Draws:
         match = await self.queries.get(match_id)
         check_active(match, guild_id)
         if match.seat_of(user_id) is None:
-            raise NotAllowed("Only the players of this match can answer a draw offer.")
+            raise NotAllowed(T("Only the players of this match can answer a draw offer."))
         if match.row.draw_offer_ply != ply or match.ply != ply:
-            raise StalePosition("That draw offer is no longer open: the position has moved on.")
+            raise StalePosition(T("That draw offer is no longer open: the position has moved on."))
         if match.row.draw_accepted[:1] == (user_id,):
-            raise NotAllowed("You made this offer; the others answer it.")
+            raise NotAllowed(T("You made this offer; the others answer it."))
         now = self.ctx.now()
         if not accept:
             async with self.ctx.db.transaction() as tx:
                 if not await self.ctx.matches.withdraw_draw(tx, match.id, ply=ply):
-                    raise StalePosition("That draw offer is no longer open.")
+                    raise StalePosition(T("That draw offer is no longer open."))
                 offerer = match.row.draw_accepted[0] if match.row.draw_accepted else None
                 await self.ctx.outbox.add(tx, match.id, [Announcement("draw", {"event": "declined", "ply": ply,
                                                                                "by": user_id, "offerer": offerer})],
@@ -67,7 +68,7 @@ class Draws:
         async with self.ctx.db.transaction() as tx:
             agreed = await self.ctx.matches.agree_to_draw(tx, match.id, ply=ply, user_id=user_id)
             if agreed is None:
-                raise StalePosition("That draw offer is no longer open.")
+                raise StalePosition(T("That draw offer is no longer open."))
         everyone = {p.user_id for p in match.seated}
         if not everyone <= set(agreed):
             return await self.queries.get(match.id, position=False)

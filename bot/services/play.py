@@ -11,6 +11,7 @@ import re
 import time
 from collections.abc import Sequence
 
+from bot.i18n import T
 from bot.metrics import turn_played
 from bot.model import BadMove, Match, NotAllowed, NotFound, StalePosition, TurnResult
 from bot.services import announce
@@ -51,7 +52,7 @@ class Play:
             match = await self.queries.get(match)
         check_active(match, guild_id)
         if expected_ply is not None and match.ply != expected_ply:
-            raise StalePosition("The position changed while you were moving — look at the new board and try again.")
+            raise StalePosition(T("The position changed while you were moving — look at the new board and try again."))
         seat = self._seat_for_turn(match, user_id)
         self._check_deadline(match)
         before = match.position
@@ -81,8 +82,8 @@ class Play:
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.append_turn(tx, match.id, expected_ply=row.ply, turn=new_turn, now=now):
-                raise StalePosition("The position changed while you were moving — look at the new board "
-                                    "and try again.")
+                raise StalePosition(T("The position changed while you were moving — look at the new board "
+                                      "and try again."))
             if new_turn.clock is not None:   # the turn reached a player who is away: their clock waits
                 await self.ctx.away.defer_new_clock(tx, match.id, now)
             if result is not None:
@@ -105,10 +106,10 @@ class Play:
         check_active(match, guild_id)
         seat = match.seat_of(user_id)
         if seat is None:
-            raise NotAllowed("Only a player of this match can resign it.")
+            raise NotAllowed(T("Only a player of this match can resign it."))
         if expected_ply is not None and expected_ply != match.ply:
-            raise StalePosition("The position has changed since you asked to resign; "
-                                f"use /{match.row.game} resign again if you still want to.")
+            raise StalePosition(T("The position has changed since you asked to resign; "
+                                  "use /{game} resign again if you still want to.", game=match.row.game))
         winners, ranks = standing(match.position, side_of(match, seat))
         result = Result("finished", winners, ranks, "resigned", {"loser": seat})
         return await self.end(match, result, event=None)
@@ -129,9 +130,9 @@ class Play:
             if deadline_before is not None:   # a time-out: only if the deadline is still the one that passed
                 row = await tx.fetchone("SELECT deadline_at FROM matches WHERE id = ?", (match.id,))
                 if row is None or row[0] is None or row[0] > deadline_before:
-                    raise StalePosition("The match moved on in the meantime.")
+                    raise StalePosition(T("The match moved on in the meantime."))
             if not await self.ctx.matches.finish(tx, match.id, result, now=now, expected_ply=match.ply):
-                raise StalePosition("The position changed in the meantime; try again.")
+                raise StalePosition(T("The position changed in the meantime; try again."))
             if event is not None:
                 actor, action, detail = event
                 await self.ctx.matches.log_event(tx, match.id, now=now, actor_id=actor, action=action,
@@ -162,27 +163,27 @@ class Play:
         deadline = match.deadline
         if deadline is not None and deadline <= self.ctx.clock():
             self.ctx.events.deadline_set.emit(deadline)   # the scheduler settles it now
-            raise NotAllowed(f"Your time to move ran out at <t:{int(deadline.timestamp())}:f>; "
-                             "the match is being closed on time.")
+            raise NotAllowed(T("Your time to move ran out at {when}; the match is being closed on time.",
+                               when=f"<t:{int(deadline.timestamp())}:f>"))
 
     @staticmethod
     def _seat_for_turn(match: Match, user_id: int) -> int:
         seat = match.seat_of(user_id)
         if seat is None:
-            raise NotAllowed("You are not playing in this match.")
+            raise NotAllowed(T("You are not playing in this match."))
         to_move = match.row.to_move
         if to_move != seat:
-            who = match.at_seat(to_move).name if to_move is not None else "nobody"
-            raise NotAllowed(f"It is not your turn — {who} is to move.")
+            who = match.at_seat(to_move).name if to_move is not None else T("nobody")
+            raise NotAllowed(T("It is not your turn — {who} is to move.", who=who))
         return seat
 
 
 def check_active(match: Match, guild_id: int) -> None:
     """Refuse unless ``match`` is a running match of this server."""
     if match.row.guild_id != guild_id:
-        raise NotFound("That match belongs to another server.")
+        raise NotFound(T("That match belongs to another server."))
     if match.status != "active":
-        raise StalePosition("That match is over." if match.is_over else "That match has not started.")
+        raise StalePosition(T("That match is over.") if match.is_over else T("That match has not started."))
 
 
 def play_turn(state: State, seat: int, text: str | Sequence[str]) -> tuple[list[str], list[State]]:
@@ -193,26 +194,29 @@ def play_turn(state: State, seat: int, text: str | Sequence[str]) -> tuple[list[
     """
     if isinstance(text, str):
         if len(text) > MAX_SUBMISSION:
-            raise BadMove(f"That is {len(text):,} characters — no turn is that long. "
-                          "The autocomplete lists the legal ones.")
+            raise BadMove(T("That is {count} characters — no turn is that long. "
+                            "The autocomplete lists the legal ones.", count=f"{len(text):,}"))
         tokens = state.game.split_turn(text)
     else:
         tokens = list(text)
     if not tokens:
-        raise BadMove("Type a move — the autocomplete lists the legal ones.")
+        raise BadMove(T("Type a move — the autocomplete lists the legal ones."))
     played: list[str] = []
     states: list[State] = []
     for token in tokens:
         if state.is_over:
-            raise BadMove(f"The game ends after {played[-1]}, so {quote(token)} cannot be played.")
+            raise BadMove(T("The game ends after {move}, so {token} cannot be played.", move=played[-1],
+                            token=quote(token)))
         if state.to_move != seat:
-            raise BadMove(f"Your turn ends after {' '.join(played)}, so {quote(token)} cannot be played.")
+            raise BadMove(T("Your turn ends after {moves}, so {token} cannot be played.", moves=" ".join(played),
+                            token=quote(token)))
         try:
             move = state.canonical(token)
             state = state.play(move)
         except IllegalMove as exc:
-            prefix = f"After {' '.join(played)}: " if played else ""
-            raise BadMove(f"{prefix}{without_rule_codes(str(exc))}"[:500]) from None
+            reason = without_rule_codes(str(exc))[:450]       # the engine's own words: English (its rules are)
+            raise BadMove(T("After {moves}: {reason}", moves=" ".join(played), reason=reason) if played
+                          else reason) from None
         played.append(move)
         states.append(state)
     if not state.is_over and state.to_move == seat and "end" in state.legal_moves():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import T
 from bot.model import BadInput, Match, NotAllowed, NotFound
 from bot.services.context import Context
 from bot.services.positions import Position
@@ -24,7 +25,8 @@ def parse_match_id(raw: str | None) -> int | None:
     if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > MAX_MATCH_ID:
         shown = raw.strip()
         shown = shown if len(shown) <= 20 else shown[:20] + "…"
-        raise BadInput(f"{shown!r} is not a match number — choose one from the list, or type it like #12.")
+        raise BadInput(T("{shown} is not a match number — choose one from the list, or type it like #12.",
+                         shown=repr(shown)))
     return int(text)
 
 
@@ -36,7 +38,7 @@ class Queries:
         """A match; with ``position`` (and once started) its position, from the cache or the log."""
         found = await self.ctx.matches.load(match_id)
         if found is None:
-            raise NotFound(f"There is no match #{match_id}.")
+            raise NotFound(T("There is no match #{id}.", id=match_id))
         match = Match(*found)
         if match.status == "finished":
             match.rating_changes = await self.ctx.ratings.changes(match_id)
@@ -48,7 +50,7 @@ class Queries:
         """A match of this server (a match of another server is refused as if it did not exist)."""
         match = await self.get(match_id, position=position)
         if match.row.guild_id != guild_id:
-            raise NotFound(f"There is no match #{match_id} in this server.")
+            raise NotFound(T("There is no match #{id} in this server.", id=match_id))
         return match
 
     async def attach_position(self, match: Match) -> None:
@@ -97,14 +99,14 @@ class Queries:
         if match_id is not None:
             match = await self.get(match_id)
             if match.row.guild_id != guild_id or match.row.game != game:
-                raise NotFound(f"There is no {title} match #{match_id} in this server.")
+                raise NotFound(T("There is no {game} match #{id} in this server.", game=title, id=match_id))
             if watch and match.state is not None and match.participant(user_id) is None:
                 return match           # a spectator looks from anywhere; players act where the match lives
             if match.participant(user_id) is None:
-                raise NotAllowed(f"You are not playing in {title} match #{match_id}.")
+                raise NotAllowed(T("You are not playing in {game} match #{id}.", game=title, id=match_id))
             if match.row.channel_id != channel_id:
-                raise NotAllowed(f"{title} match #{match_id} is played in <#{match.row.channel_id}>; "
-                                 "use the command there.")
+                raise NotAllowed(T("{game} match #{id} is played in <#{channel}>; use the command there.", game=title,
+                                   id=match_id, channel=match.row.channel_id))
             return match
         mine = await self.matches_of(user_id, guild_id=guild_id, game=game)
         here = [m for m in mine if m.row.channel_id == channel_id]
@@ -113,12 +115,14 @@ class Queries:
             if len(on_turn) == 1:
                 here = on_turn
         if len(here) > 1:
-            raise NotFound(f"You have {len(here)} active {title} matches in this channel; "
-                           "pick one with the match option.")
+            raise NotFound(T("You have {n} active {game} matches in this channel; "
+                             "pick one with the match option.", n=len(here), game=title))
         if not here:
             elsewhere = ", ".join(f"#{m.id} in <#{m.row.channel_id}>" for m in mine[:5])
-            where = f" Yours: {elsewhere}." if elsewhere else f" Start one with /{game} challenge."
-            raise NotFound(f"You have no active {title} match in this channel.{where}")
+            raise NotFound(T("You have no active {game} match in this channel. Yours: {elsewhere}.", game=title,
+                             elsewhere=elsewhere) if elsewhere else
+                           T("You have no active {game} match in this channel. Start one with /{key} challenge.",
+                             game=title, key=game))
         match = here[0]
         await self.attach_position(match)
         return match
@@ -128,7 +132,7 @@ class Queries:
         one before it, the turn's moves), the starting position first. One read of the log, one replay."""
         match = await self.in_server(match_id, guild_id, position=False)
         if match.row.position is None:
-            raise NotFound(f"Match #{match_id} never started, so there is nothing to replay.")
+            raise NotFound(T("Match #{id} never started, so there is nothing to replay.", id=match_id))
         row = match.row
         state = GAMES[row.game].new(players=row.players, seed=row.seed, variant=row.variant)
         frames: list[tuple[State, State | None, list[str]]] = [(state, None, [])]

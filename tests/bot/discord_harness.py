@@ -292,6 +292,7 @@ class FakeDiscord:
         strict: bool = True,
         app_permissions: discord.Permissions | int | None = None,
         locale: str = "en-US",
+        guild_locale: str | None = None,
         timeout: float = 10.0,
     ) -> None:
         self.client = client
@@ -300,7 +301,8 @@ class FakeDiscord:
         self.application_id = application_id
         self.bot_user_id = application_id  # bots' user id equals their application id
         self.strict = strict
-        self.locale = locale
+        self.locale = locale  # the user's Discord locale in interactions (change it between calls)
+        self.guild_locale = guild_locale or locale  # the server's preferred locale (fixed once started)
         self.timeout = timeout
         default_app = discord.Permissions.text() | discord.Permissions(view_channel=True)
         self.app_permissions = int(getattr(app_permissions, "value", app_permissions) or default_app.value)
@@ -655,7 +657,7 @@ class FakeDiscord:
             "emojis": [],
             "stickers": [],
             "features": [],
-            "preferred_locale": self.locale,
+            "preferred_locale": self.guild_locale,
             "large": False,
         }
 
@@ -689,8 +691,8 @@ class FakeDiscord:
         else:
             ch["permissions"] = str(self._permissions.get(int(u["id"]), 0))
             payload["guild_id"] = str(self.guild_id)
-            payload["guild"] = {"id": str(self.guild_id), "locale": self.locale, "features": []}
-            payload["guild_locale"] = self.locale
+            payload["guild"] = {"id": str(self.guild_id), "locale": self.guild_locale, "features": []}
+            payload["guild_locale"] = self.guild_locale
             payload["member"] = self.member_payload(u)
             payload["context"] = 0
             payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}

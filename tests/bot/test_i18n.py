@@ -1,0 +1,155 @@
+"""Translations: the catalog is complete, its placeholders match, the German command tree is valid, and through
+the command tree a German user reads German while channel posts follow the server's language."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import string
+from pathlib import Path
+
+import discord
+import pytest
+from babel.messages.pofile import read_po
+from discord import app_commands
+
+from bot.discord.translator import CatalogTranslator
+from bot.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, TN, T, language_of, speaking
+from bot.model import NotAllowed
+from tests.bot.discord_harness import FakeDiscord
+from tests.bot.support import GUILD, boards, make_bot, said
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("messages_tool", ROOT / "tools" / "messages.py")
+assert spec is not None and spec.loader is not None
+messages_tool = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(messages_tool)
+
+NAME = re.compile(r"^[-_\w]{1,32}$")      # Discord's rule for command and option names (lowercase checked apart)
+
+
+def po(language: str):
+    with open(LOCALE_DIR / language / "LC_MESSAGES" / "messages.po", "rb") as f:
+        return read_po(f, locale=language)
+
+
+@pytest.fixture(scope="module")
+def template():
+    return messages_tool.template()
+
+
+# ---- the catalog -----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE])
+def test_every_text_in_the_code_has_a_translation(template, language):
+    """A fresh extraction (code, command tree, game one-liners) against the catalog: run `make messages` and
+    translate what this lists."""
+    assert messages_tool.missing(template, po(language)) == []
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE])
+def test_translations_keep_the_placeholders_of_their_message(language):
+    for msg in po(language):
+        if not msg.id or not msg.string:
+            continue
+        ids = msg.id if isinstance(msg.id, tuple) else (msg.id,)
+        strings = msg.string if isinstance(msg.string, tuple) else (msg.string,)
+        wanted = set().union(*(fields(i) for i in ids))
+        for s in strings:
+            assert fields(s) <= wanted and (fields(s) == wanted or len(ids) > 1), (msg.id, s)
+
+
+def test_lazy_messages_render_in_the_reader_language_and_english_by_default():
+    refusal = NotAllowed(T("It is not your turn — {who} is to move.", who="Bob"))
+    assert str(refusal) == "It is not your turn — Bob is to move."
+    with speaking("de"):
+        assert str(refusal) == "Du bist nicht am Zug — Bob ist dran."
+        assert str(TN("{n} game", "{n} games", 3)) == "3 Partien"
+    assert str(TN("{n} game", "{n} games", 1)) == "1 game"
+
+
+@pytest.mark.parametrize(("locale", "language"), [("de", "de"), ("en-US", "en"), ("en-GB", "en"),
+                                                  (discord.Locale.german, "de"), ("fr", "en"), (None, "en")])
+def test_discord_locales_map_to_catalog_languages_with_english_as_fallback(locale, language):
+    assert language_of(locale) == language
+
+
+# ---- the command tree in German ---------------------------------------------------------------------------------
+async def test_every_command_and_option_has_a_valid_german_name_and_description():
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    from bot.discord.commands import register_commands
+    register_commands(tree)
+    await tree.set_translator(CatalogTranslator())
+    payloads = [await c.get_translated_payload(tree, tree.translator) for c in tree.get_commands()]  # type: ignore
+    games = {"tintas", "rincala", "roocala", "quincala", "spinca"}
+
+    def check(node: dict, siblings: set[str]) -> None:
+        name = node.get("name_localizations", {}).get("de", node["name"])
+        if node["name"] not in games | {"partner", "bots", "threads"}:   # proper names and shared words stay
+            assert "de" in node.get("name_localizations", {}), node["name"]
+        assert NAME.match(name) and name == name.lower(), name
+        assert name not in siblings, name
+        siblings.add(name)
+        description = node.get("description_localizations", {}).get("de")
+        assert description and len(description) <= 100, (node["name"], description)
+        for choice in node.get("choices", []):
+            assert 0 < len(choice.get("name_localizations", {}).get("de", choice["name"])) <= 100
+        children: set[str] = set()
+        for option in node.get("options", []):
+            check(option, children)
+
+    top: set[str] = set()
+    for payload in payloads:
+        check(payload, top)
+    assert any(p["name_localizations"].get("de") == "partien" for p in payloads)
+
+
+# ---- through the command tree -----------------------------------------------------------------------------------
+async def test_a_german_user_gets_german_replies_while_the_english_server_post_stays_english(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="en-US") as fake:
+        ann, bob = fake.user(11, "Ann"), fake.user(12, "Bob")
+        refused = said(await fake.slash(ann, "tintas challenge", opponent=ann))
+        assert "Du kannst dich nicht selbst herausfordern" in refused
+        out = await fake.slash(ann, "tintas challenge", opponent=bob, time=3)
+        assert "Herausforderung gesendet." in said(out)
+        card = next(s for s in out if s.kind == "channel_message")
+        assert "you are challenged to Tintas" in card.text() and "Accept" in [c.get("label") for c in card.components]
+        fake.locale = "en-US"                          # Bob reads English
+        out = await fake.click(bob, card.button("Accept")["custom_id"], message=card)
+        board = boards(out)[-1]
+        assert "The match begins!" in board.text() and "Partie" not in board.text()
+        fake.locale = "de"
+        assert "Du hast keine laufende Tintas-Partie" in said(await fake.slash(fake.user(13, "Cy"), "tintas resign"))
+        fake.locale = "en-US"
+        assert "You have no active Tintas match" in said(await fake.slash(13, "tintas resign"))
+        await fake.settle()
+
+
+async def test_a_german_server_gets_german_cards_and_boards(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="en-US", guild_locale="de") as fake:
+        ann, bob = fake.user(11, "Ann"), fake.user(12, "Bob")
+        out = await fake.slash(ann, "tintas challenge", opponent=bob, time=3)
+        assert "Challenge sent." in said(out)              # the English user's own reply stays English
+        card = next(s for s in out if s.kind == "channel_message")
+        assert "du wirst zu Tintas herausgefordert" in card.text()
+        assert [c.get("label") for c in card.components][:2] == ["Annehmen", "Ablehnen"]
+        out = await fake.click(bob, card.button("Annehmen")["custom_id"], message=card)
+        board = boards(out)[-1]
+        assert "Die Partie beginnt!" in board.text() and "du bist am Zug" in board.text()
+        assert "Zug 1" in board.text()                    # the caption: 'Tintas #1 · Ann vs Bob · Zug 1'
+        assert "Nach unten holen" in [c.get("label") for c in board.components]
+        await fake.settle()
+
+
+async def test_german_command_names_reach_discord_when_the_tree_is_synced(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD) as fake:
+        await fake.client.tree.sync()
+        synced = {c["name"]: c for c in fake.synced_commands[None]}
+        tintas = synced["tintas"]
+        move = next(o for o in tintas["options"] if o["name"] == "move")
+        assert move["name_localizations"]["de"] == "zug"
+        assert move["description_localizations"]["de"].startswith("Spiel deinen Tintas-Zug")
+        assert synced["leaderboard"]["name_localizations"]["de"] == "rangliste"
