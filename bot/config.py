@@ -6,6 +6,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import load_dotenv
 
@@ -21,7 +22,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     token: str | None
-    database_path: Path
+    database_path: Path | str     # a SQLite file, or a DATABASE_URL (sqlite:///… or postgresql://…)
     dev_guild_id: int | None
     log_level: str
     shard_count: int | None = None              # None: no sharding (or AUTO: as many as Discord recommends)
@@ -35,14 +36,36 @@ class Config:
 
     def __repr__(self) -> str:  # never let the token reach a log line
         token = "set" if self.token else "missing"
-        return (f"Config(token={token}, database_path={str(self.database_path)!r}, "
+        where = without_password(str(self.database_path))
+        return (f"Config(token={token}, database_path={where!r}, "
                 f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, shard_count={self.shard_count}, "
                 f"shard_ids={self.shard_ids}, auto_shard={self.auto_shard}, health_port={self.health_port})")
 
 
+def without_password(url: str) -> str:
+    """The URL with its password hidden (it may reach a log line)."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)))
+
+
+def database_location(environ: dict[str, str]) -> Path | str:
+    """DATABASE_URL (``sqlite:///relative/path``, ``sqlite:////absolute/path``, ``postgresql://…``); without it
+    DATABASE_PATH (a SQLite file), then data/boardgames.sqlite3."""
+    url = (environ.get("DATABASE_URL") or "").strip()
+    if not url:
+        return Path(environ.get("DATABASE_PATH") or DEFAULT_DATABASE)
+    if url.startswith(("postgresql://", "postgres://")):
+        return url
+    if url.startswith("sqlite:///"):
+        return Path(url[len("sqlite:///"):])
+    raise ConfigError(f"DATABASE_URL must start with sqlite:/// or postgresql://, not {without_password(url)!r}.")
+
+
 def load_config(env_file: str | os.PathLike | None = ".env", environ: dict[str, str] | None = None) -> Config:
-    """Read DISCORD_TOKEN, DATABASE_PATH, DEV_GUILD_ID, LOG_LEVEL, SHARD_COUNT, SHARD_IDS and HEALTH_PORT
-    (see .env.example)."""
+    """Read DISCORD_TOKEN, DATABASE_URL (or DATABASE_PATH), DEV_GUILD_ID, LOG_LEVEL, SHARD_COUNT, SHARD_IDS and
+    HEALTH_PORT (see .env.example)."""
     if environ is None:
         if env_file and Path(env_file).exists():
             load_dotenv(env_file, override=False)  # the real environment wins over .env
@@ -55,7 +78,7 @@ def load_config(env_file: str | os.PathLike | None = ".env", environ: dict[str, 
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}.")
     return Config(
         token=(environ.get("DISCORD_TOKEN") or "").strip() or None,
-        database_path=Path(environ.get("DATABASE_PATH") or DEFAULT_DATABASE),
+        database_path=database_location(environ),
         dev_guild_id=int(guild) if guild else None,
         log_level=level,
         **_sharding(environ),

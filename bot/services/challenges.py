@@ -112,8 +112,11 @@ class Challenges:
             preset = {p.user_id: ((p.seat or 0) + 1) % rematch_of.row.players for p in rematch_of.seated}
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
+            await tx.serialize(f"challenges-by:{challenger.user_id}")   # counted, then created: one at a time
             if not against_ai or open_seats:
                 await self._within_limits(tx, challenger.user_id, guild_id)
+            if rematch_of is not None:
+                await tx.lock_match(rematch_of.id)                      # one rematch offer of a match
             if rematch_of is not None and await self.ctx.matches.open_rematch(tx, rematch_of.id) is not None:
                 raise StalePosition(T("A rematch of this match was already offered; answer that one."))
             match_id = await self.ctx.matches.create_challenge(

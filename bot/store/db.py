@@ -1,32 +1,36 @@
-"""One aiosqlite connection with WAL, foreign keys, numbered migrations and cancel-safe transactions."""
+"""The storage interface: one ``Database`` (SQLite or PostgreSQL) with cancel-safe transactions and migrations.
+
+The stores (``matches.py``, ``outbox.py`` …) hold all SQL, written once with ``?`` placeholders in syntax both
+backends accept; the services, the scheduler and the dispatcher see only ``Database`` and ``Tx`` and never know
+which backend is underneath. ``Database.open`` picks it from the location: a plain path or ``sqlite:///…``
+(SQLite, ``sqlite_db.py``) or ``postgresql://…`` (PostgreSQL through asyncpg, ``postgres_db.py``).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
-from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, TypeVar
 
-import aiosqlite
-
-log = logging.getLogger(__name__)
-
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+# PostgreSQL's twin of every migration: the same NNN_name, the same meaning, PostgreSQL's types (BIGINT ids,
+# identity columns, DOUBLE PRECISION). A new SQLite migration needs its twin here (a test checks it).
+POSTGRES_MIGRATIONS_DIR = MIGRATIONS_DIR / "postgres"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
-BUSY_TIMEOUT_MS = 5000
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
-Row = aiosqlite.Row
+Row = Any     # aiosqlite.Row or asyncpg.Record: both give r[0], r["name"], tuple(r) and dict(r)
 T = TypeVar("T")
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """(version, name, sql) of every migration file, in order."""
+def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every migration file of ``directory``, in order."""
     found = []
-    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+    for path in sorted(directory.glob("*.sql")):
         m = _MIGRATION_NAME.match(path.name)
         if not m:
             raise RuntimeError(f"migration file {path.name} is not named NNN_name.sql")
@@ -34,12 +38,18 @@ def migrations() -> list[tuple[int, str, str]]:
     return found
 
 
+def _statements(sql: str) -> list[str]:
+    """Split a migration file into statements, dropping ``--`` comments (our SQL has no '--' or ';' in literals)."""
+    body = "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
+    return [s.strip() for s in body.split(";") if s.strip()]
+
+
 async def _finish(step: Awaitable[T]) -> T:
     """Run ``step`` to its end even if the caller is cancelled meanwhile, then let the cancellation through.
 
-    aiosqlite runs a statement on its own thread: cancelling the awaiting task does not stop it, so a
-    ``BEGIN`` or ``COMMIT`` that was awaited when the task was cancelled still happens. Waiting for it keeps
-    the connection's state known (and lets the caller roll back what it began).
+    A ``BEGIN`` or ``COMMIT`` that was sent when the task was cancelled may still happen (aiosqlite runs it on
+    its own thread; a PostgreSQL server may already have it). Waiting for it keeps the connection's state
+    known (and lets the caller roll back what it began).
     """
     task = asyncio.ensure_future(step)
     cancelled = False
@@ -56,135 +66,104 @@ async def _finish(step: Awaitable[T]) -> T:
         return result
 
 
-class Tx:
+def is_postgres(where: str | Path) -> bool:
+    return isinstance(where, str) and where.startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_path(where: str | Path) -> str:
+    """The file of a SQLite location: a plain path, ``sqlite:///relative/path`` or ``sqlite:////abs/path``."""
+    text = str(where)
+    if text.startswith("sqlite://"):
+        rest = text[len("sqlite://"):]
+        if not rest.startswith("/"):
+            raise ValueError(f"a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path, not {text!r}")
+        return rest[1:] or ":memory:"
+    return text
+
+
+class Tx(ABC):
     """The statements of one transaction (only the coroutine that opened it holds one)."""
 
-    def __init__(self, conn: aiosqlite.Connection):
-        self._conn = conn
-
+    @abstractmethod
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run a statement; the number of rows it changed."""
-        cur = await self._conn.execute(sql, tuple(params))
-        return cur.rowcount
 
+    @abstractmethod
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run an INSERT; the new row's id."""
-        cur = await self._conn.execute(sql, tuple(params))
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        """Run an INSERT into a table whose key is ``id``; the new row's id."""
 
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self._conn.executemany(sql, [tuple(r) for r in rows])
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        cur = await self._conn.execute(sql, tuple(params))
-        return await cur.fetchone()
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
 
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        cur = await self._conn.execute(sql, tuple(params))
-        return list(await cur.fetchall())
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def lock_match(self, match_id: int) -> None:
+        """Hold the match row until the transaction ends, so a read-decide-write on it is not interleaved with
+        another transaction's (SQLite transactions are serial already: nothing to do there)."""
+
+    @abstractmethod
+    async def serialize(self, key: str) -> None:
+        """Transactions that call this with the same ``key`` run one after another, from here to their end
+        (a read-decide-write on rows that may not exist yet; SQLite transactions are serial already)."""
 
 
-class Database:
-    """The bot's SQLite database.
+class Database(ABC):
+    """The bot's database. ``reads`` counts the reads run outside transactions (tests count what a command
+    costs); ``path`` is where it lives (a file, or a URL without its password)."""
 
-    One connection is shared by the whole process, so every statement goes through one lock: a
-    transaction from one coroutine must never see statements of another (aiosqlite runs them all on
-    one thread, on one connection). ``reads`` counts the statements run outside transactions (tests
-    count the reads a command costs).
-    """
+    backend: str
+    path: str
+    reads: int
 
-    def __init__(self, conn: aiosqlite.Connection, path: str):
-        self._conn = conn
-        self._lock = asyncio.Lock()
-        self.path = path
-        self.reads = 0
+    @staticmethod
+    async def open(where: str | Path) -> Database:
+        """Open (creating a SQLite file and its folder if needed) and migrate to the latest schema."""
+        if is_postgres(where):
+            from bot.store.postgres_db import PostgresDatabase
+            return await PostgresDatabase.connect(str(where))
+        from bot.store.sqlite_db import SqliteDatabase
+        return await SqliteDatabase.connect(sqlite_path(where))
 
-    @classmethod
-    async def open(cls, path: str | Path) -> Database:
-        """Open (creating the folder and file if needed) and migrate to the latest schema."""
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)  # we issue BEGIN ourselves
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        db = cls(conn, str(path))
-        await db.migrate()
-        return db
+    @abstractmethod
+    async def close(self) -> None: ...
 
-    async def close(self) -> None:
-        await self._conn.close()
-
+    @abstractmethod
     async def migrate(self) -> list[int]:
         """Apply the migrations the database has not recorded yet; returns the versions applied."""
-        applied: list[int] = []
-        async with self.transaction() as tx:
-            await tx.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
-            done = {r[0] for r in await tx.fetchall("SELECT version FROM schema_migrations")}
-            for version, name, sql in migrations():
-                if version in done:
-                    continue
-                for statement in _statements(sql):
-                    await tx.execute(statement)
-                await tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                                 (version, name, datetime.now(UTC).isoformat()))
-                applied.append(version)
-        if applied:
-            log.info("applied migrations %s", applied)
-        return applied
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any exception — also when cancelled at any await."""
-        async with self._lock:
-            try:
-                await _finish(self._conn.execute("BEGIN IMMEDIATE"))
-            except BaseException:
-                await self._rollback_if_open()
-                raise
-            try:
-                yield Tx(self._conn)
-            except BaseException:
-                await self._rollback_if_open()
-                raise
-            try:
-                await _finish(self._conn.execute("COMMIT"))
-            except BaseException:
-                await self._rollback_if_open()
-                raise
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """BEGIN … COMMIT, or ROLLBACK on any exception — also when cancelled at any await."""
 
-    async def _rollback_if_open(self) -> None:
-        if self._conn.in_transaction:
-            try:
-                await _finish(self._conn.execute("ROLLBACK"))
-            except asyncio.CancelledError:
-                raise
-            except Exception:   # the connection is gone; nothing left to undo
-                log.exception("rollback failed")
+    @abstractmethod
+    def reading(self) -> AbstractAsyncContextManager[Tx]:
+        """Several statements read as one (one consistent view); one read."""
 
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[Tx]:
-        """Several statements read as one (no transaction of another coroutine in between); one read."""
-        async with self._lock:
-            self.reads += 1
-            yield Tx(self._conn)
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        async with self._lock:
-            self.reads += 1
-            return list(await (await self._conn.execute(sql, tuple(params))).fetchall())
-
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        async with self._lock:
-            self.reads += 1
-            return await (await self._conn.execute(sql, tuple(params))).fetchone()
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
 
 
-def _statements(sql: str) -> list[str]:
-    """Split a migration file into statements, dropping ``--`` comments (our SQL has no '--' or ';' in literals)."""
-    body = "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
-    return [s.strip() for s in body.split(";") if s.strip()]
+async def apply_migrations(tx: Tx, found: list[tuple[int, str, str]], now: str) -> list[int]:
+    """Record-and-apply, the same on both backends: ``schema_migrations`` (version, name, applied_at)."""
+    await tx.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                     " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+    done = {r[0] for r in await tx.fetchall("SELECT version FROM schema_migrations")}
+    applied: list[int] = []
+    for version, name, sql in found:
+        if version in done:
+            continue
+        for statement in _statements(sql):
+            await tx.execute(statement)
+        await tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                         (version, name, now))
+        applied.append(version)
+    return applied
+

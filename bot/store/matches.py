@@ -74,7 +74,9 @@ class MatchStore:
         return match_id
 
     async def accept(self, tx: Tx, match_id: int, user_id: int, name: str) -> bool:
-        """Mark an acceptance of an open challenge; False if it was not open or already accepted."""
+        """Mark an acceptance of an open challenge; False if it was not open or already accepted. The match row
+        stays locked, so of two acceptances at once the later sees the earlier (``everyone_accepted``)."""
+        await tx.lock_match(match_id)
         changed = await tx.execute(
             "UPDATE participants SET accepted = 1, name = ? WHERE match_id = ? AND user_id = ?"
             " AND accepted = 0 AND EXISTS (SELECT 1 FROM matches WHERE id = ? AND status = 'challenge')",
@@ -147,6 +149,7 @@ class MatchStore:
     async def agree_to_draw(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> tuple[int, ...] | None:
         """Add ``user_id`` to those who agree to the offer made at ``ply``; everyone who agrees, or None if that
         offer is no longer open."""
+        await tx.lock_match(match_id)       # two acceptances at once must not lose one another
         row = await tx.fetchone("SELECT draw_accepted FROM matches WHERE id = ? AND ply = ? AND draw_offer_ply = ?"
                                 " AND status = 'active'", (match_id, ply, ply))
         if row is None:
@@ -331,7 +334,9 @@ class MatchStore:
             sql += " AND m.channel_id = ?"
             params.append(channel_id)
         order = " ORDER BY COALESCE(m.finished_at, m.created_at) DESC, m.id DESC" if newest_first else " ORDER BY m.id"
-        rows = await self.db.fetchall(sql + order + " LIMIT ?", (*params, limit))
+        if limit >= 0:       # a negative limit is none (PostgreSQL has no LIMIT -1)
+            order += f" LIMIT {int(limit)}"
+        rows = await self.db.fetchall(sql + order, params)
         return [r[0] for r in rows]
 
     async def open_challenges_by(self, tx: Tx, user_id: int, guild_id: int | None = None) -> int:

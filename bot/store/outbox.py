@@ -39,6 +39,7 @@ class OutboxStore:
         only = "" if match_id is None else " AND o.match_id = ?"
         params: tuple = (now, now) if match_id is None else (now, now, match_id)
         async with self.db.transaction() as tx:
+            await tx.serialize("outbox-claim")   # claims of concurrent dispatchers one after another: none is shared
             picked = await tx.fetchall(
                 "SELECT DISTINCT o.match_id FROM outbox o WHERE o.done_at IS NULL AND o.due_at <= ?"
                 " AND NOT EXISTS (SELECT 1 FROM outbox h WHERE h.match_id = o.match_id AND h.done_at IS NULL"
@@ -83,7 +84,8 @@ class OutboxStore:
     async def next_due(self) -> str | None:
         """When the earliest undelivered row is due (or its claim runs out)."""
         row = await self.db.fetchone(
-            "SELECT MIN(MAX(due_at, COALESCE(claimed_until, due_at))) FROM outbox WHERE done_at IS NULL")
+            "SELECT MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END) FROM outbox"
+            " WHERE done_at IS NULL")
         return row[0] if row else None
 
     async def pending(self, match_id: int | None = None) -> list[OutboxRow]:

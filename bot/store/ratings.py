@@ -27,6 +27,8 @@ class RatingStore:
         """Rate one finished match (``seats`` is (seat, user id)); nothing if it is unrated or rated already."""
         if not row.rated:
             return []
+        # a rating is read, then written: two matches of one player finishing at once must not lose one change
+        await tx.serialize(f"ratings:{row.guild_id}:{row.game}")
         if await tx.fetchone("SELECT 1 FROM rating_changes WHERE match_id = ? LIMIT 1", (row.id,)) is not None:
             return []
         user_at = dict(seats)
@@ -47,8 +49,9 @@ class RatingStore:
             await tx.execute(
                 "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins, losses, draws)"
                 " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
-                " mu = excluded.mu, sigma = excluded.sigma, games = games + 1, wins = wins + excluded.wins,"
-                " losses = losses + excluded.losses, draws = draws + excluded.draws",
+                " mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1,"
+                " wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses,"
+                " draws = ratings.draws + excluded.draws",
                 (row.guild_id, row.game, uid, mu, sigma, int(outcome == "win"), int(outcome == "loss"),
                  int(outcome == "draw")))
             await tx.execute(

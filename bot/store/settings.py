@@ -39,7 +39,7 @@ class SettingsStore:
                            remove_channel: int | None = None, takebacks: bool | None = None) -> GuildSettings:
         """Change what is given; ``default_time_per_move=0`` means casual by default."""
         async with self.db.transaction() as conn:
-            await conn.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+            await conn.execute("INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", (guild_id,))
             if default_time_per_move is not None:
                 await conn.execute("UPDATE guild_settings SET default_time_per_move = ? WHERE guild_id = ?",
                                    (default_time_per_move, guild_id))
@@ -50,7 +50,8 @@ class SettingsStore:
                 await conn.execute("UPDATE guild_settings SET takebacks = ? WHERE guild_id = ?",
                                    (int(takebacks), guild_id))
             if allow_channel is not None:
-                await conn.execute("INSERT OR IGNORE INTO guild_channels (guild_id, channel_id) VALUES (?, ?)",
+                await conn.execute("INSERT INTO guild_channels (guild_id, channel_id) VALUES (?, ?)"
+                                   " ON CONFLICT DO NOTHING",
                                    (guild_id, allow_channel))
             if remove_channel is not None:
                 await conn.execute("DELETE FROM guild_channels WHERE guild_id = ? AND channel_id = ?",

@@ -22,6 +22,7 @@ def test_env_file_fills_in_what_the_environment_lacks(tmp_path, monkeypatch):
     env = tmp_path / ".env"
     env.write_text("DATABASE_PATH=/tmp/x.sqlite3\nLOG_LEVEL=WARNING\n")
     monkeypatch.delenv("DATABASE_PATH", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)      # it would win over DATABASE_PATH
     monkeypatch.setenv("LOG_LEVEL", "ERROR")
     config = load_config(env)
     assert config.database_path == Path("/tmp/x.sqlite3")

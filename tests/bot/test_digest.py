@@ -11,6 +11,9 @@ from datetime import UTC, datetime
 from bot.store import Database
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, boards, cards, make_bot, said
+from tests.conftest import BOTH_BACKENDS
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 BERLIN_9 = datetime(2026, 1, 2, 8, 0, tzinfo=UTC)   # 09:00 in Berlin after the clock's start (Jan 1, 12:00 UTC)
 

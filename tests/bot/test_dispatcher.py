@@ -13,7 +13,9 @@ from bot.scheduler import Scheduler
 from bot.services import Services
 from bot.store import Database
 from bot.store.rows import Announcement, OutboxRow
-from tests.conftest import ANN, BOB, CHANNEL, GUILD
+from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, GUILD
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 
 class Recorder:
@@ -246,6 +248,7 @@ async def test_the_scheduler_wakes_only_for_a_sooner_deadline(services, clock):
     assert scheduler._wake.is_set()
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("query", ["remind", "deadline", "expired"])
 async def test_due_queries_use_an_index(db, query):
     column = {"remind": "remind_at", "deadline": "deadline_at", "expired": "expires_at"}[query]

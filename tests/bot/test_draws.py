@@ -4,6 +4,9 @@ a draw; a decline or a move ends the offer."""
 from __future__ import annotations
 
 from tests.bot.support import boards, cards, pinged, said
+from tests.conftest import BOTH_BACKENDS
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 
 async def start(fake, people, game="tintas", **options):

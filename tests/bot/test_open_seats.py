@@ -13,6 +13,9 @@ import pytest
 from bot.model import Person, StalePosition
 from bot.services.challenges import MAX_OPEN_PER_USER, OPEN_SEAT_TEAMS, arrival_team
 from tests.bot.support import GUILD, boards, pinged, said
+from tests.conftest import BOTH_BACKENDS
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 
 @pytest.fixture

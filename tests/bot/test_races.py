@@ -10,7 +10,9 @@ import pytest
 from bot.model import NotAllowed, StalePosition
 from bot.services import Services
 from bot.store import Database
-from tests.conftest import ANN, BOB, CHANNEL, CY, GUILD
+from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, CY, GUILD
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 
 @pytest.fixture
@@ -68,8 +70,20 @@ async def test_cancelling_a_turn_at_any_await_leaves_the_database_usable_and_who
     match = await services.challenges.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
                                                 opponents=[BOB], days_per_move=3)
     match = await services.challenges.accept(match.id, BOB, guild_id=GUILD)
-    conn = db._conn
-    real = {name: getattr(conn, name) for name in ("execute", "executemany")}
+    if db.backend == "sqlite":
+        target: object = db._conn
+        names = ("execute", "executemany")
+    else:                   # every statement of every pooled connection, BEGIN and COMMIT included
+        import asyncpg
+        target, names = asyncpg.Connection, ("execute", "executemany", "fetch", "fetchrow", "fetchval")
+    real = {name: getattr(target, name) for name in names}
+
+    async def in_transaction() -> bool:
+        if db.backend == "sqlite":
+            return db._conn.in_transaction
+        row = await db.fetchone("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                " AND pid <> pg_backend_pid() AND state <> 'idle'")
+        return row[0] > 0
     state = {"calls": 0, "cancel_at": 0, "task": None}
 
     def counting(name):
@@ -77,7 +91,7 @@ async def test_cancelling_a_turn_at_any_await_leaves_the_database_usable_and_who
             state["calls"] += 1
             if state["calls"] == state["cancel_at"]:
                 state["task"].cancel()                        # lands on the await just below
-            return await real[name](*args, **kwargs)
+            return await real[name](*args, **kwargs)      # (a class's function gets the connection in args)
         return statement
     cancelled_at = []
     for k in range(1, 60):
@@ -85,7 +99,7 @@ async def test_cancelling_a_turn_at_any_await_leaves_the_database_usable_and_who
         mover = match.to_move_user
         assert mover is not None
         for name in real:
-            monkeypatch.setattr(conn, name, counting(name))
+            monkeypatch.setattr(target, name, counting(name))
         state.update(calls=0, cancel_at=k)
         task = asyncio.create_task(services.play.submit_turn(match, mover.user_id, match.position.legal_moves()[0],
                                                              guild_id=GUILD))
@@ -97,7 +111,7 @@ async def test_cancelling_a_turn_at_any_await_leaves_the_database_usable_and_who
             finished = False
             cancelled_at.append(k)
         monkeypatch.undo()
-        assert not conn.in_transaction                          # never left inside a transaction
+        assert not await in_transaction()                       # never left inside a transaction
         row = await db.fetchone("SELECT ply, (SELECT COUNT(*) FROM moves WHERE match_id = m.id) FROM matches m"
                                 " WHERE id = ?", (match.id,))
         assert row[0] == row[1]                                 # the turn is stored whole, or not at all

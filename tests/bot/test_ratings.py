@@ -11,7 +11,9 @@ from bot.model import Person
 from bot.ratings import PROVISIONAL_GAMES, display, outcomes
 from bot.store.ratings import RatingStore
 from bot.store.rows import Result
-from tests.conftest import ANN, BOB, CHANNEL, CY, DEE, GUILD
+from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, CY, DEE, GUILD
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 
 async def finished(services, game, people, *, resign_seat=None, days=3, partner=None):
@@ -109,7 +111,7 @@ async def test_a_rebuild_works_in_batches_so_another_process_writes_in_between(s
 
     async def another_process_writes(done: int, total: int) -> None:
         async with other_db.transaction() as tx:            # would wait for the whole rebuild if it were one
-            await tx.execute("INSERT OR IGNORE INTO user_settings (user_id) VALUES (1)")
+            await tx.execute("INSERT INTO user_settings (user_id) VALUES (1) ON CONFLICT DO NOTHING")
             seen.append((done, (await tx.fetchone("SELECT COUNT(*) FROM rating_changes"))[0]))
     try:
         count = await services.ratings.rebuild(batch=2, progress=another_process_writes)

@@ -8,7 +8,9 @@ from bot import wording
 from bot.scheduler import Scheduler
 from bot.services import Services
 from bot.store import Database
-from tests.conftest import ANN, BOB, CHANNEL, CY, GUILD
+from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, CY, GUILD
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 
 async def told(services, match_id, kind):

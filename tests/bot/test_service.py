@@ -8,7 +8,9 @@ from bot import wording
 from bot.model import BadMove, NotAllowed, NotFound, Person, StalePosition
 from bot.services.play import play_turn
 from engines import GAMES
-from tests.conftest import ANN, BOB, CHANNEL, CY, GUILD
+from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, CY, GUILD
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 # A.6.3 of the Tintas spec, with the pawn on F5 and player 1 to move: F5-H4-C3-E2 takes three greens.
 CHAIN_POSITION = "R.YOW....G..WO......PBG.....WP.....RB.....OP.G.R. F5 0000000 0000000 1 -"

@@ -11,7 +11,9 @@ from bot.model import NotAllowed, StalePosition
 from bot.services import Services
 from bot.store import Database
 from bot.store.db import migrations
-from tests.conftest import ANN, BOB, CHANNEL, GUILD
+from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, GUILD
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 
 async def start_tintas(services: Services):
@@ -47,6 +49,7 @@ async def test_migrations_apply_from_empty_and_rerun_applies_nothing(db_path):
         await again.close()
 
 
+@pytest.mark.sqlite_only
 async def test_database_uses_wal_and_foreign_keys(db):
     assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
     assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
@@ -78,7 +81,7 @@ async def test_tampered_log_is_detected(services, db):
     assert not await services.queries.log_reproduces_position(match.id)
 
 
-async def test_two_simultaneous_submissions_of_one_turn_apply_once(services):
+async def test_two_simultaneous_submissions_of_one_turn_apply_once(services, backend):
     match = await start_tintas(services)
     mover = match.to_move_user
     first = match.state.legal_moves()[0]
@@ -89,7 +92,10 @@ async def test_two_simultaneous_submissions_of_one_turn_apply_once(services):
     applied = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(applied) == 1 and len(refused) == 1
-    assert isinstance(refused[0], StalePosition) and "position changed" in str(refused[0])
+    if backend == "sqlite" or isinstance(refused[0], StalePosition):   # both read before either wrote
+        assert isinstance(refused[0], StalePosition) and "position changed" in str(refused[0])
+    else:               # PostgreSQL runs them side by side: the second may read the match after the first moved
+        assert isinstance(refused[0], NotAllowed) and "not your turn" in str(refused[0])
     assert len(await services.matches.moves(match.id)) == 1
 
 
@@ -118,10 +124,47 @@ async def test_migration_004_fills_the_turn_counts_of_matches_played_before_it(s
     expected = tuple(await db.fetchone("SELECT whole_turns, turn_start_ply, last_seat FROM matches"))
     async with db.transaction() as tx:       # as 003 left it: none of the three columns filled
         await tx.execute("UPDATE matches SET whole_turns = 0, turn_start_ply = 0, last_seat = NULL")
-        from bot.store.db import _statements, migrations
-        sql = next(text for version, _, text in migrations() if version == 4)
+        from bot.store.db import MIGRATIONS_DIR, POSTGRES_MIGRATIONS_DIR, _statements, migrations
+        directory = POSTGRES_MIGRATIONS_DIR if db.backend == "postgres" else MIGRATIONS_DIR
+        sql = next(text for version, _, text in migrations(directory) if version == 4)
         for statement in _statements(sql):
             if statement.startswith("UPDATE matches SET"):
                 await tx.execute(statement)
     assert tuple(await db.fetchone("SELECT whole_turns, turn_start_ply, last_seat FROM matches")) == expected
     assert expected[0] >= 9 and match.status in ("active", "finished")
+
+
+def test_every_migration_has_its_postgresql_twin():
+    """bot/store/migrations/NNN_name.sql and bot/store/migrations/postgres/NNN_name.sql come in pairs: a new SQLite
+    migration needs its PostgreSQL twin (same number and name, PostgreSQL's types), or this fails."""
+    from bot.store.db import POSTGRES_MIGRATIONS_DIR
+    sqlite = [(v, name) for v, name, _ in migrations()]
+    postgres = [(v, name) for v, name, _ in migrations(POSTGRES_MIGRATIONS_DIR)]
+    assert postgres == sqlite, f"missing or extra PostgreSQL twins: {sorted(set(sqlite) ^ set(postgres))}"
+
+
+def test_placeholders_become_numbered_outside_literals_and_row_counts_come_from_the_status():
+    from bot.store.postgres_db import rowcount, translate
+    assert translate("SELECT '?', \"a?\" FROM t WHERE a = ? AND b IN (?, ?)") == \
+        "SELECT '?', \"a?\" FROM t WHERE a = $1 AND b IN ($2, $3)"
+    assert [rowcount(s) for s in ("UPDATE 3", "INSERT 0 1", "DELETE 0", "CREATE TABLE")] == [3, 1, 0, 0]
+
+
+def test_database_url_picks_the_backend_and_hides_a_password():
+    from pathlib import Path
+
+    from bot.config import ConfigError, load_config
+    from bot.store.db import is_postgres, sqlite_path
+
+    def where(**env):
+        return load_config(env_file=None, environ=env).database_path
+    assert where() == Path("data/boardgames.sqlite3")
+    assert where(DATABASE_PATH="/x/a.sqlite3") == Path("/x/a.sqlite3")
+    assert where(DATABASE_URL="sqlite:///data/b.sqlite3", DATABASE_PATH="/x/a.sqlite3") == Path("data/b.sqlite3")
+    assert where(DATABASE_URL="sqlite:////srv/b.sqlite3") == Path("/srv/b.sqlite3")
+    url = "postgresql://bot:s3cret@db.example/games"
+    assert where(DATABASE_URL=url) == url and is_postgres(url) and is_postgres("postgres://h/d")
+    assert "s3cret" not in repr(load_config(env_file=None, environ={"DATABASE_URL": url}))
+    assert sqlite_path("sqlite:///data/b.sqlite3") == "data/b.sqlite3" and sqlite_path("a/b") == "a/b"
+    with pytest.raises(ConfigError, match="DATABASE_URL"):
+        where(DATABASE_URL="mysql://h/d")

@@ -12,6 +12,9 @@ import discord
 from bot.services.play import play_turn
 from engines import GAMES
 from tests.bot.support import GUILD, boards, cards, pinged, said
+from tests.conftest import BOTH_BACKENDS
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 ADMIN = discord.Permissions(manage_guild=True)
 

@@ -15,6 +15,9 @@ from bot.services.away import DEFAULT_AWAY_ALLOWANCE_DAYS
 from bot.store import Database
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, boards, cards, make_bot, pinged, said
+from tests.conftest import BOTH_BACKENDS
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
 
 ADMIN = discord.Permissions(manage_guild=True)
 
