@@ -88,7 +88,7 @@ async def test_every_command_and_option_has_a_valid_german_name_and_description(
 
     def check(node: dict, siblings: set[str]) -> None:
         name = node.get("name_localizations", {}).get("de", node["name"])
-        if node["name"] not in games | {"partner", "bots", "threads"}:   # proper names and shared words stay
+        if node["name"] not in games | {"partner", "bots", "threads", "code"}:   # proper names and shared words
             assert "de" in node.get("name_localizations", {}), node["name"]
         assert NAME.match(name) and name == name.lower(), name
         assert name not in siblings, name
@@ -102,8 +102,14 @@ async def test_every_command_and_option_has_a_valid_german_name_and_description(
             check(option, children)
 
     top: set[str] = set()
+    menus = [p for p in payloads if p.get("type") in (2, 3)]     # user and message context menus
     for payload in payloads:
-        check(payload, top)
+        if payload not in menus:
+            check(payload, top)
+    for menu in menus:      # a name only: 1-32 characters, any case, spaces allowed
+        name = menu.get("name_localizations", {}).get("de")
+        assert name and len(name) <= 32, menu["name"]
+    assert [m["name_localizations"]["de"] for m in menus] == ["Herausfordern zu…"]
     assert any(p["name_localizations"].get("de") == "partien" for p in payloads)
 
 
