@@ -35,6 +35,9 @@ The format (docs/records.md has the full description and an example) is PGN-like
 Reading checks every line and replays every turn on the engine from the start position, so a record is
 accepted only when each turn is legal, is played by the seat named, and reaches exactly the code written after
 it; any other record is refused with the line (and turn) at fault. Discord-free and storage-free.
+
+The file is the same in every language, like PGN: tag names, seat names and the Termination sentence are English
+whoever exports it; only the refusals of a bad record speak the reader's language (and keep the tag names).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot import wording
-from bot.i18n import Either, T
+from bot.i18n import SOURCE_LANGUAGE, Either, T, speaking
 from bot.model import BadInput, BadMove, Match
 from bot.services.play import play_turn, quote
 from engines import GAMES, Game, InvalidPosition, State
@@ -135,8 +138,10 @@ def from_match(match: Match, frames: Sequence[tuple[State, State | None, list[st
     else:
         result = "aborted" if row.status == "aborted" else "*"
     started = row.started_at or row.created_at
+    with speaking(SOURCE_LANGUAGE):     # a file format, like PGN: the same English text whoever exports it
+        termination = wording.end_sentence(match) if match.is_over else NONE
     tags = {"Date": datetime.fromisoformat(started).astimezone(UTC).date().isoformat(), "Result": result,
-            "Termination": wording.end_sentence(match) if match.is_over else NONE, "Match": f"#{row.id}",
+            "Termination": termination, "Match": f"#{row.id}",
             "Site": site}
     return GameRecord(row.game, start.variant, row.players, start.encode(), turns,
                       tuple(match.game.seat_names(row.players)), tuple(match.names), tags,
