@@ -35,6 +35,9 @@ The format (docs/records.md has the full description and an example) is PGN-like
 Reading checks every line and replays every turn on the engine from the start position, so a record is
 accepted only when each turn is legal, is played by the seat named, and reaches exactly the code written after
 it; any other record is refused with the line (and turn) at fault. Discord-free and storage-free.
+
+The file is the same in every language, like PGN: tag names, seat names and the Termination sentence are English
+whoever exports it; only the refusals of a bad record speak the reader's language (and keep the tag names).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot import wording
+from bot.i18n import SOURCE_LANGUAGE, Either, T, speaking
 from bot.model import BadInput, BadMove, Match
 from bot.services.play import play_turn, quote
 from engines import GAMES, Game, InvalidPosition, State
@@ -86,7 +90,7 @@ class GameRecord:
         last = len(self.turns)
         n = last if turn is None else turn
         if not 0 <= n <= last:
-            raise BadInput(wording.RECORD_NO_SUCH_TURN.format(turn=n, turns=last))
+            raise BadInput(T(wording.RECORD_NO_SUCH_TURN, turn=n, turns=last))
         if n == 0:
             return self.states[0], None, []
         return self.states[n], self.states[n - 1], list(self.turns[n - 1].moves)
@@ -134,8 +138,10 @@ def from_match(match: Match, frames: Sequence[tuple[State, State | None, list[st
     else:
         result = "aborted" if row.status == "aborted" else "*"
     started = row.started_at or row.created_at
+    with speaking(SOURCE_LANGUAGE):     # a file format, like PGN: the same English text whoever exports it
+        termination = wording.end_sentence(match) if match.is_over else NONE
     tags = {"Date": datetime.fromisoformat(started).astimezone(UTC).date().isoformat(), "Result": result,
-            "Termination": wording.end_sentence(match) if match.is_over else NONE, "Match": f"#{row.id}",
+            "Termination": termination, "Match": f"#{row.id}",
             "Site": site}
     return GameRecord(row.game, start.variant, row.players, start.encode(), turns,
                       tuple(match.game.seat_names(row.players)), tuple(match.names), tags,
@@ -146,11 +152,11 @@ def from_match(match: Match, frames: Sequence[tuple[State, State | None, list[st
 def decode_text(data: bytes) -> str:
     """A record file's text: at most MAX_RECORD_BYTES of UTF-8."""
     if len(data) > MAX_RECORD_BYTES:
-        raise BadInput(wording.RECORD_TOO_LARGE.format(size=len(data), limit=MAX_RECORD_BYTES))
+        raise BadInput(T(wording.RECORD_TOO_LARGE, size=len(data), limit=MAX_RECORD_BYTES))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise BadInput(wording.RECORD_NOT_TEXT) from None
+        raise BadInput(T(wording.RECORD_NOT_TEXT)) from None
 
 
 def find_game(name: str) -> Game:
@@ -158,13 +164,13 @@ def find_game(name: str) -> Game:
     for game in GAMES.values():
         if want in (game.key.casefold(), game.title.casefold()):
             return game
-    raise BadInput(wording.RECORD_UNKNOWN_GAME.format(game=quote(name)))
+    raise BadInput(T(wording.RECORD_UNKNOWN_GAME, game=quote(name)))
 
 
 def parse(text: str) -> GameRecord:
     """Read and verify a record (see the module docstring); BadInput names the first line at fault."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
-        raise BadInput(wording.RECORD_TOO_LARGE.format(size=len(text.encode("utf-8", "surrogatepass")),
+        raise BadInput(T(wording.RECORD_TOO_LARGE, size=len(text.encode("utf-8", "surrogatepass")),
                                                        limit=MAX_RECORD_BYTES))
     tags: dict[str, str] = {}
     turn_lines: list[tuple[int, re.Match[str]]] = []
@@ -173,38 +179,38 @@ def parse(text: str) -> GameRecord:
         if not line or line.startswith(";"):
             continue
         if len(line) > MAX_LINE:
-            raise BadInput(wording.RECORD_LINE_TOO_LONG.format(line=number, limit=MAX_LINE))
+            raise BadInput(T(wording.RECORD_LINE_TOO_LONG, line=number, limit=MAX_LINE))
         tag = _TAG.fullmatch(line)
         if tag is not None:
             if turn_lines:
-                raise BadInput(wording.RECORD_TAG_AFTER_TURNS.format(line=number))
+                raise BadInput(T(wording.RECORD_TAG_AFTER_TURNS, line=number))
             key = tag.group(1)
             if key in tags:
-                raise BadInput(wording.RECORD_DUPLICATE_TAG.format(line=number, tag=key))
+                raise BadInput(T(wording.RECORD_DUPLICATE_TAG, line=number, tag=key))
             tags[key] = re.sub(r"\\(.)", r"\1", tag.group(2))
             continue
         turn = _TURN.fullmatch(line)
         if turn is None:
-            raise BadInput(wording.RECORD_BAD_LINE.format(line=number, text=quote(line)))
+            raise BadInput(T(wording.RECORD_BAD_LINE, line=number, text=quote(line)))
         turn_lines.append((number, turn))
     for required in ("Game", "Players", "Start"):
         if required not in tags:
-            raise BadInput(wording.RECORD_MISSING_TAG.format(tag=required))
+            raise BadInput(T(wording.RECORD_MISSING_TAG, tag=required))
     game = find_game(tags.pop("Game"))
     players_text = tags.pop("Players")
     if not (players_text.isascii() and players_text.isdigit()) or int(players_text) not in game.player_counts:
-        raise BadInput(wording.RECORD_BAD_PLAYERS.format(
-            players=quote(players_text), game=game.title, counts=", ".join(map(str, game.player_counts))))
+        raise BadInput(T(wording.RECORD_BAD_PLAYERS, players=quote(players_text), game=game.title,
+                         counts=Either(game.player_counts)))
     players = int(players_text)
     start_code = tags.pop("Start")
     try:
         state = game.decode(start_code)
     except InvalidPosition as exc:
-        raise BadInput(wording.RECORD_BAD_START.format(reason=str(exc))) from None
+        raise BadInput(T(wording.RECORD_BAD_START, reason=str(exc))) from None
     variant_text = tags.pop("Variant", NONE)
     variant = None if variant_text == NONE else variant_text
     if state.players != players or (variant is not None and state.variant != variant):
-        raise BadInput(wording.RECORD_START_DISAGREES)
+        raise BadInput(T(wording.RECORD_START_DISAGREES))
     seat_names = game.seat_names(players)
     people = tuple("" if name == NONE else name for name in (tags.pop(f"Player{i + 1}", "") for i in range(players)))
     for i in range(players):
@@ -215,23 +221,23 @@ def parse(text: str) -> GameRecord:
         number, label, text_moves, code = int(m.group(1)), m.group(2).strip(), m.group(3), m.group(4).strip()
         expected = len(turns) + 1
         if number != expected:
-            raise BadInput(wording.RECORD_TURN_NUMBER.format(line=at, number=number, expected=expected))
+            raise BadInput(T(wording.RECORD_TURN_NUMBER, line=at, number=number, expected=expected))
         if state.is_over or state.to_move is None:
-            raise BadInput(wording.RECORD_AFTER_END.format(line=at, turn=number))
+            raise BadInput(T(wording.RECORD_AFTER_END, line=at, turn=number))
         seat = state.to_move
         if label.casefold() != seat_names[seat].casefold():
-            raise BadInput(wording.RECORD_WRONG_SEAT.format(line=at, turn=number, label=quote(label),
-                                                            seat=seat_names[seat]))
+            raise BadInput(T(wording.RECORD_WRONG_SEAT, line=at, turn=number, label=quote(label),
+                             seat=seat_names[seat]))
         tokens = [t.strip() for t in text_moves.split(",")]
         if not all(tokens):
-            raise BadInput(wording.RECORD_EMPTY_MOVE.format(line=at, turn=number))
+            raise BadInput(T(wording.RECORD_EMPTY_MOVE, line=at, turn=number))
         try:
             moves, after = play_turn(state, seat, tokens)
         except BadMove as exc:
-            raise BadInput(wording.RECORD_ILLEGAL_TURN.format(line=at, turn=number, reason=str(exc))) from None
+            raise BadInput(T(wording.RECORD_ILLEGAL_TURN, line=at, turn=number, reason=str(exc))) from None
         state = after[-1]
         if state.encode() != code:
-            raise BadInput(wording.RECORD_CODE_MISMATCH.format(line=at, turn=number))
+            raise BadInput(T(wording.RECORD_CODE_MISMATCH, line=at, turn=number))
         turns.append(RecordTurn(number, seat, tuple(moves), code))
         states.append(state)
     return GameRecord(game.key, state.variant if variant is None else variant, players, start_code.strip(), turns,

@@ -100,7 +100,8 @@ def paragraphs(text: str, limit: int) -> list[str]:
 
 def count(n: int, thing: str) -> str:
     """'1 game', '2 games' (in the language of the moment for the things the bot counts)."""
-    forms = {"game": ngettext("{n} game", "{n} games", n), "turn": ngettext("{n} turn", "{n} turns", n)}
+    forms = {"game": ngettext("{n} game", "{n} games", n), "turn": ngettext("{n} turn", "{n} turns", n),
+             "move": ngettext("{n} move", "{n} moves", n), "open seat": ngettext("{n} open seat", "{n} open seats", n)}
     return forms[thing].format(n=n) if thing in forms else f"{n} {thing}{'' if n == 1 else 's'}"
 
 
@@ -261,86 +262,91 @@ def reminder_text(match: Match) -> str:
 
 
 # ---- takebacks ----
-TAKEBACKS_SETTING = "\nTakebacks in rated matches: {state} (casual matches always allow them)"
-TAKEBACK_ASKED = "↩️ Takeback requested; the others answer with the buttons."
-TAKEBACK_DONE_AT_ONCE = "↩️ Taken back: the bot agreed at once. It is your move again."
-TAKEBACK_REQUEST = ("{pings} ↩️ {by} asks to take back their last turn in {caption}. Every other player must "
+TAKEBACKS_SETTING = N_("\nTakebacks in rated matches: {state} (casual matches always allow them)")
+TAKEBACK_ASKED = N_("↩️ Takeback requested; the others answer with the buttons.")
+TAKEBACK_DONE_AT_ONCE = N_("↩️ Taken back: the bot agreed at once. It is your move again.")
+TAKEBACK_REQUEST = N_("{pings} ↩️ {by} asks to take back their last turn in {caption}. Every other player must "
                     "accept; a move lets the request lapse.")
-TAKEBACK_DECLINED = "{ping}↩️ {by} declined the takeback in {caption}; play goes on."
-TAKEBACK_AGREED_SO_FAR = "↩️ Takeback requested in {caption}. Agreed so far: {names}."
-TAKEBACK_ANSWERED_YES = "↩️ The takeback was accepted: the turn is undone."
-TAKEBACK_ANSWERED_NO = "↩️ The takeback was declined."
-TAKEBACK_BOARD = "↩️ {by}'s last turn was taken back ({plies} undone; the log keeps them)."
-TAKEBACK_ACCEPT_LABEL = "Accept takeback"
-TAKEBACK_DECLINE_LABEL = "Decline takeback"
+TAKEBACK_DECLINED = N_("{ping}↩️ {by} declined the takeback in {caption}; play goes on.")
+TAKEBACK_AGREED_SO_FAR = N_("↩️ Takeback requested in {caption}. Agreed so far: {names}.")
+TAKEBACK_ANSWERED_YES = N_("↩️ The takeback was accepted: the turn is undone.")
+TAKEBACK_ANSWERED_NO = N_("↩️ The takeback was declined.")
+TAKEBACK_BOARD = N_("↩️ {by}'s last turn was taken back ({plies} undone; the log keeps them).")
+TAKEBACK_ACCEPT_LABEL = N_("Accept takeback")
+TAKEBACK_DECLINE_LABEL = N_("Decline takeback")
 TAKEBACK_COMMAND = "Ask to take back your last {title} turn (the others must accept)"
 
 
 def takeback_board_text(by: str, plies: int) -> str:
     """The line above a board re-posted after a takeback."""
-    return TAKEBACK_BOARD.format(by=by, plies=count(plies, "move"))
+    return _(TAKEBACK_BOARD).format(by=by, plies=count(plies, "move"))
 
 
 # ---- help ----
-HELP_TITLE = "Board games in Discord"
-HELP_INTRO = ("I host rare abstract board games, played turn by turn, hours or days apart. After every turn I "
+HELP_TITLE = N_("Board games in Discord")
+HELP_INTRO = N_("I host rare abstract board games, played turn by turn, hours or days apart. After every turn I "
               "post the board and ping whoever is to move.")
-HELP_GAME_LINE = "**{title}** ({players} players) — {summary}"
-HELP_HOW_TO_START = ("**How to start**\n"
+HELP_GAME_LINE = N_("**{title}** ({players} players) — {summary}")
+HELP_HOW_TO_START = N_("**How to start**\n"
                      "• `/<game> challenge opponent:@someone` — challenge a member (timed matches are rated)\n"
                      "• `/<game> vs-bot` — play me at once, unrated\n"
                      "• `/<game> move` — play your turn (the autocomplete lists legal turns); "
                      "`/<game> rules` — the full rules\n"
                      "• `/matches` — your matches here; `/settings` — your notifications and the server's options\n"
                      "The buttons below show each game's quick start.")
-HELP_GAME_TITLE = "{title} — quick start"
-HELP_GAME_FOOTER = ("The image shows a start position. Start a match with /{key} challenge or /{key} vs-bot; "
+HELP_GAME_TITLE = N_("{title} — quick start")
+HELP_GAME_FOOTER = N_("The image shows a start position. Start a match with /{key} challenge or /{key} vs-bot; "
                     "the full rules: /{key} rules.")
-HELP_GAME_ALT = "{title}: a start position"
-HELP_UNKNOWN_GAME = "That game is no longer offered here; use /help again."
+HELP_GAME_ALT = N_("{title}: a start position")
+HELP_UNKNOWN_GAME = N_("That game is no longer offered here; use /help again.")
 HELP_COMMAND = "What this bot does, how to start, and a quick start per game"
 # ---- time away ----
-AWAY_NOTICE = "⏸️ {player} is away until {until}; their clock in {caption} is paused until then."
-BACK_NOTICE = "▶️ {player} is back; their clock in {caption} runs again with the time that remained."
-AWAY_BOARD_NOTE = "⏸️ {player} is away until {until}; their clock is paused."
-AWAY_MATCHES_NOTE = "{state} (away until {until})"
-AWAY_SET = ("You are away until {until}. The clocks of your timed matches in this server ({matches}) are paused "
+AWAY_NOTICE = N_("⏸️ {player} is away until {until}; their clock in {caption} is paused until then.")
+BACK_NOTICE = N_("▶️ {player} is back; their clock in {caption} runs again with the time that remained.")
+AWAY_BOARD_NOTE = N_("⏸️ {player} is away until {until}; their clock is paused.")
+AWAY_MATCHES_NOTE = N_("{state} (away until {until})")
+AWAY_SET = N_("You are away until {until}. The clocks of your timed matches in this server ({matches}) are paused "
             "until then; coming back early (`/settings away:0`) resumes them.")
-AWAY_BACK = "Welcome back: your clocks in this server run again with the time that remained."
-AWAY_ADMIN_ONLY = ("Only members with the Manage Server permission can change the allowance of time away; "
+AWAY_BACK = N_("Welcome back: your clocks in this server run again with the time that remained.")
+AWAY_ADMIN_ONLY = N_("Only members with the Manage Server permission can change the allowance of time away; "
                    "nothing was changed.")
-AWAY_SETTINGS_LINE = "**Time away:** {state} · {left} of {allowance} days left (any 365 days)"
-AWAY_STATE_AWAY = "away until {until}"
-AWAY_STATE_HERE = "not away"
-AWAY_SERVER_LINE = "Time away allowed: {allowance} days a year"
+AWAY_SETTINGS_LINE = N_("**Time away:** {state} · {left} of {allowance} days left (any 365 days)")
+AWAY_STATE_AWAY = N_("away until {until}")
+AWAY_STATE_HERE = N_("not away")
+AWAY_SERVER_LINE = N_("Time away allowed: {allowance} days a year")
 
 
 # ---- digest ----
-DIGEST_NOTIFY_LABEL = "a daily digest by direct message (at an hour you pick)"
-DIGEST_SETTING = "a daily digest at {hour:02d}:00 ({timezone}), next {next}"
-DIGEST_HEAD = "📬 Your daily digest: it is your move in {count} {matches}."
-DIGEST_LINE = "• **{caption}** — [board]({link}) · {deadline}"
-DIGEST_LINE_NO_BOARD = "• **{caption}** — {deadline}"
-DIGEST_DEADLINE = "move by {when}"
-DIGEST_NO_DEADLINE = "no time limit"
+DIGEST_NOTIFY_LABEL = N_("a daily digest by direct message (at an hour you pick)")
+DIGEST_SETTING = N_("a daily digest at {hour:02d}:00 ({timezone}), next {next}")
+DIGEST_LINE = N_("• **{caption}** — [board]({link}) · {deadline}")
+DIGEST_LINE_NO_BOARD = N_("• **{caption}** — {deadline}")
+DIGEST_DEADLINE = N_("move by {when}")
+DIGEST_NO_DEADLINE = N_("no time limit")
+
+
+def digest_head(n: int) -> str:
+    """The first line of a daily digest: in how many matches it is one's move."""
+    return ngettext("📬 Your daily digest: it is your move in {count} match.",
+                    "📬 Your daily digest: it is your move in {count} matches.", n).format(count=n)
 # ---- open seats ----
-OPEN_SUMMARY = "{challenger} challenges anyone in the server to **{game}** — a table of {players}."
-OPEN_INVITED = "Invited: {people}"
-OPEN_JOINED = "Joined: {people}"
-OPEN_SEATS_LINE = "🪑 Open seats: {open} of {players} — press **Join** to take one."
-OPEN_SEAT = "*open seat*"
-OPEN_TEAMS = "Teams: {teams} (open seats are filled in join order)"
-OPEN_VARIANT = "Variant: {variant}"
-OPEN_CARD = "{invited}🪑 {challenger} has {seats} for {game} — press **Join** to take one!"
-OPEN_FULL = "Every seat is taken — the match is on!"
-OPEN_MATCHES_STATE = "open challenge · {seats}"
-OPEN_ANYONE = "anyone"
-OPEN_MATCHES_HEADER = "**Open seats in this server** (press Join on the card):"
-OPEN_MATCHES_LINE = "🪑 **{game}**{variant} #{id} by {challenger} — {seats}{link}"
-OPEN_POSTED = "Open challenge posted; the match starts when every seat is taken."
-CHALLENGE_TO_PICK = "Challenge {name} to which game? (a 2-player challenge with this server's defaults)"
-CHALLENGE_TO_PLACEHOLDER = "Choose a game"
-CHALLENGE_TO_CANNOT_SEE = ("{name} cannot see this channel, so they would never see the challenge. Challenge them "
+OPEN_SUMMARY = N_("{challenger} challenges anyone in the server to **{game}** — a table of {players}.")
+OPEN_INVITED = N_("Invited: {people}")
+OPEN_JOINED = N_("Joined: {people}")
+OPEN_SEATS_LINE = N_("🪑 Open seats: {open} of {players} — press **Join** to take one.")
+OPEN_SEAT = N_("*open seat*")
+OPEN_TEAMS = N_("Teams: {teams} (open seats are filled in join order)")
+OPEN_VARIANT = N_("Variant: {variant}")
+OPEN_CARD = N_("{invited}🪑 {challenger} has {seats} for {game} — press **Join** to take one!")
+OPEN_FULL = N_("Every seat is taken — the match is on!")
+OPEN_MATCHES_STATE = N_("open challenge · {seats}")
+OPEN_ANYONE = N_("anyone")
+OPEN_MATCHES_HEADER = N_("**Open seats in this server** (press Join on the card):")
+OPEN_MATCHES_LINE = N_("🪑 **{game}**{variant} #{id} by {challenger} — {seats}{link}")
+OPEN_POSTED = N_("Open challenge posted; the match starts when every seat is taken.")
+CHALLENGE_TO_PICK = N_("Challenge {name} to which game? (a 2-player challenge with this server's defaults)")
+CHALLENGE_TO_PLACEHOLDER = N_("Choose a game")
+CHALLENGE_TO_CANNOT_SEE = N_("{name} cannot see this channel, so they would never see the challenge. Challenge them "
                            "in a channel they can read.")
 
 
@@ -360,105 +366,105 @@ def open_challenge_summary(match: Match, mention: Mention = plain) -> str:
     people = sorted(match.participants, key=lambda p: p.invited_order)
     invited = [p for p in people if p.invited_order > 0 and not p.joined]
     joined = [p for p in people if p.joined]
-    lines = [OPEN_SUMMARY.format(challenger=mention(people[0]), game=game.title, players=match.row.players)]
+    lines = [_(OPEN_SUMMARY).format(challenger=mention(people[0]), game=game.title, players=match.row.players)]
     if match.variant_label:
-        lines.append(OPEN_VARIANT.format(variant=match.variant_label))
+        lines.append(_(OPEN_VARIANT).format(variant=match.variant_label))
     if invited:
-        lines.append(OPEN_INVITED.format(people=", ".join(f"{mention(p)} {'✅' if p.accepted else '⏳'}"
+        lines.append(_(OPEN_INVITED).format(people=", ".join(f"{mention(p)} {'✅' if p.accepted else '⏳'}"
                                                           for p in invited)))
     if joined:
-        lines.append(OPEN_JOINED.format(people=", ".join(mention(p) for p in joined)))
+        lines.append(_(OPEN_JOINED).format(people=", ".join(mention(p) for p in joined)))
     if match.status == "challenge" and match.row.open_seats:
-        lines.append(OPEN_SEATS_LINE.format(open=match.row.open_seats, players=match.row.players))
+        lines.append(_(OPEN_SEATS_LINE).format(open=match.row.open_seats, players=match.row.players))
     teams = game.teams.get(match.row.players)
     if teams:
         sides: list[list[str]] = [[], []]
         so_far = [p.team for p in people]
         for p in people:
             sides[p.team or 0].append(mention(p))
-        for _ in range(match.row.open_seats):
+        for _seat in range(match.row.open_seats):
             team = arrival_team(len(so_far), so_far, len(teams[0]))
             so_far.append(team)
-            sides[team].append(OPEN_SEAT)
-        lines.append(OPEN_TEAMS.format(teams=" vs ".join(" & ".join(side) for side in sides)))
-    lines.append(f"*{game.summary}*")
+            sides[team].append(_(OPEN_SEAT))
+        lines.append(_(OPEN_TEAMS).format(teams=" vs ".join(" & ".join(side) for side in sides)))
+    lines.append(f"*{_(game.summary)}*")
     return "\n".join(lines)
 # ---- records and analysis ----
 RECORD_FILE = "match-{match_id}.txt"
-RECORD_EXPORTED = "📜 The record of {caption}: every turn with the position code after it. Feed it to " \
-    "`/{game} analyze record:` to study any position (add `turn:` for the position after that turn)."
-RECORD_NEEDS_MATCH = "Name the match to export, like #12."
-RECORD_TOO_LARGE = "That file has {size:,} bytes; a record may have at most {limit:,}. Nothing was read."
-RECORD_DOWNLOAD_FAILED = "I could not download that file from Discord; please attach it again."
-RECORD_NOT_TEXT = "That file is not UTF-8 text, so it is no game record."
-RECORD_UNKNOWN_GAME = "The record's Game tag names {game}, which is no game of this bot."
-RECORD_LINE_TOO_LONG = "Line {line} of the record is longer than {limit:,} characters; no line of a record is."
-RECORD_TAG_AFTER_TURNS = "Line {line} of the record is a header tag after the turns; tags come first."
-RECORD_DUPLICATE_TAG = "Line {line} of the record repeats the {tag} tag."
-RECORD_BAD_LINE = "Line {line} of the record is neither a tag like [Game \"Tintas\"] nor a turn like " \
-    "1. Player 1: E4 {{code}}: {text}."
-RECORD_MISSING_TAG = "The record has no {tag} tag in its header, so it cannot be read."
-RECORD_BAD_PLAYERS = "The record's Players tag says {players}; {game} is played by {counts} players."
-RECORD_BAD_START = "The record's Start position cannot be read: {reason}"
-RECORD_START_DISAGREES = "The record's Players or Variant tag does not match its Start position."
-RECORD_TURN_NUMBER = "Line {line} of the record is numbered turn {number}, but turn {expected} comes next."
-RECORD_AFTER_END = "Line {line} of the record has turn {turn}, but the game is already over before it."
-RECORD_WRONG_SEAT = "Line {line} of the record gives turn {turn} to {label}, but {seat} is to move."
-RECORD_EMPTY_MOVE = "Line {line} of the record (turn {turn}) has an empty move between its commas."
-RECORD_ILLEGAL_TURN = "Line {line} of the record (turn {turn}) cannot be played: {reason}"
-RECORD_CODE_MISMATCH = "Line {line} of the record: the position code after turn {turn} is not the position its " \
-    "moves reach, so the record was changed or damaged."
-RECORD_NO_SUCH_TURN = "There is no position after turn {turn}: the record has {turns} turns (0 is the start)."
-RECORD_WRONG_GAME = "That is a {other} record; use /{key} analyze for it."
-ANALYZE_NEEDS_INPUT = "Give a position code (code:) or attach a record (record:) to analyze."
-ANALYZE_BOTH = "Give either a position code or a record, not both."
-ANALYZE_TURN_NEEDS_RECORD = "turn: picks a position in an attached record; a position code is one position already."
-ANALYZE_CODE_TOO_LONG = "That code has {length:,} characters; no {game} position code is that long."
-ANALYZE_BAD_CODE = "That is no {game} position code: {reason}"
-ANALYZE_BUSY = "The search did not finish in time; please try again in a moment."
-ANALYSIS_TITLE = "{game} — analysis of {where}"
-ANALYSIS_WHERE_CODE = "a position code"
-ANALYSIS_WHERE_RECORD = "the position after turn {turn} of {source}"
-ANALYSIS_TO_MOVE = "**{seat}** is to move. My three best turns for {seat}:"
-ANALYSIS_LINE = "{rank}. `{turn}` — {verdict}"
-ANALYSIS_VERDICT_WINS = "wins the game at once"
-ANALYSIS_VERDICT_LOSES = "ends the game, lost"
-ANALYSIS_VERDICT_ENDS = "ends the game: {share:.0f} % of the win"
-ANALYSIS_VERDICT_CHANCES = "winning chances ≈ {chances:.0f} %"
-ANALYSIS_LEGEND = "Winning chances are my search's estimate of the mover's share of the win after the turn " \
-    "(100 % a sure win, 0 % a sure loss; 50 % is even with two players)."
-ANALYSIS_OVER = "**The game is over.** {result}"
-ANALYSIS_OVER_WINNER = "{who} won: {why}"
-ANALYSIS_OVER_DRAW = "A draw: {why}"
-ANALYSIS_CODE = "Position code: `{code}`"
-HINT_TITLE = "{game} — hint for your turn in #{match_id}"
-HINT_TOLD = "💡 {who} used a hint in {caption}."
+RECORD_EXPORTED = N_("📜 The record of {caption}: every turn with the position code after it. Feed it to "
+    "`/{game} analyze record:` to study any position (add `turn:` for the position after that turn).")
+RECORD_NEEDS_MATCH = N_("Name the match to export, like #12.")
+RECORD_TOO_LARGE = N_("That file has {size:,} bytes; a record may have at most {limit:,}. Nothing was read.")
+RECORD_DOWNLOAD_FAILED = N_("I could not download that file from Discord; please attach it again.")
+RECORD_NOT_TEXT = N_("That file is not UTF-8 text, so it is no game record.")
+RECORD_UNKNOWN_GAME = N_("The record's Game tag names {game}, which is no game of this bot.")
+RECORD_LINE_TOO_LONG = N_("Line {line} of the record is longer than {limit:,} characters; no line of a record is.")
+RECORD_TAG_AFTER_TURNS = N_("Line {line} of the record is a header tag after the turns; tags come first.")
+RECORD_DUPLICATE_TAG = N_("Line {line} of the record repeats the {tag} tag.")
+RECORD_BAD_LINE = N_("Line {line} of the record is neither a tag like [Game \"Tintas\"] nor a turn like "
+    "1. Player 1: E4 {{code}}: {text}.")
+RECORD_MISSING_TAG = N_("The record has no {tag} tag in its header, so it cannot be read.")
+RECORD_BAD_PLAYERS = N_("The record's Players tag says {players}; {game} is played by {counts} players.")
+RECORD_BAD_START = N_("The record's Start position cannot be read: {reason}")
+RECORD_START_DISAGREES = N_("The record's Players or Variant tag does not match its Start position.")
+RECORD_TURN_NUMBER = N_("Line {line} of the record is numbered turn {number}, but turn {expected} comes next.")
+RECORD_AFTER_END = N_("Line {line} of the record has turn {turn}, but the game is already over before it.")
+RECORD_WRONG_SEAT = N_("Line {line} of the record gives turn {turn} to {label}, but {seat} is to move.")
+RECORD_EMPTY_MOVE = N_("Line {line} of the record (turn {turn}) has an empty move between its commas.")
+RECORD_ILLEGAL_TURN = N_("Line {line} of the record (turn {turn}) cannot be played: {reason}")
+RECORD_CODE_MISMATCH = N_("Line {line} of the record: the position code after turn {turn} is not the position its "
+    "moves reach, so the record was changed or damaged.")
+RECORD_NO_SUCH_TURN = N_("There is no position after turn {turn}: the record has {turns} turns (0 is the start).")
+RECORD_WRONG_GAME = N_("That is a {other} record; use /{key} analyze for it.")
+ANALYZE_NEEDS_INPUT = N_("Give a position code (code:) or attach a record (record:) to analyze.")
+ANALYZE_BOTH = N_("Give either a position code or a record, not both.")
+ANALYZE_TURN_NEEDS_RECORD = N_("turn: picks a position in an attached record; a position code is one position already.")
+ANALYZE_CODE_TOO_LONG = N_("That code has {length:,} characters; no {game} position code is that long.")
+ANALYZE_BAD_CODE = N_("That is no {game} position code: {reason}")
+ANALYZE_BUSY = N_("The search did not finish in time; please try again in a moment.")
+ANALYSIS_TITLE = N_("{game} — analysis of {where}")
+ANALYSIS_WHERE_CODE = N_("a position code")
+ANALYSIS_WHERE_RECORD = N_("the position after turn {turn} of {source}")
+ANALYSIS_TO_MOVE = N_("**{seat}** is to move. My three best turns for {seat}:")
+ANALYSIS_LINE = N_("{rank}. `{turn}` — {verdict}")
+ANALYSIS_VERDICT_WINS = N_("wins the game at once")
+ANALYSIS_VERDICT_LOSES = N_("ends the game, lost")
+ANALYSIS_VERDICT_ENDS = N_("ends the game: {share:.0f} % of the win")
+ANALYSIS_VERDICT_CHANCES = N_("winning chances ≈ {chances:.0f} %")
+ANALYSIS_LEGEND = N_("Winning chances are my search's estimate of the mover's share of the win after the turn "
+    "(100 % a sure win, 0 % a sure loss; 50 % is even with two players).")
+ANALYSIS_OVER = N_("**The game is over.** {result}")
+ANALYSIS_OVER_WINNER = N_("{who} won: {why}")
+ANALYSIS_OVER_DRAW = N_("A draw: {why}")
+ANALYSIS_CODE = N_("Position code: `{code}`")
+HINT_TITLE = N_("{game} — hint for your turn in #{match_id}")
+HINT_TOLD = N_("💡 {who} used a hint in {caption}.")
 
 
 def analysis_verdict(value: float, final: bool) -> str:
     """How good a proposed turn is, for a player: 'wins the game at once', 'winning chances ≈ 62 %'."""
     if final:
         if value >= 1.0:
-            return ANALYSIS_VERDICT_WINS
+            return _(ANALYSIS_VERDICT_WINS)
         if value <= 0.0:
-            return ANALYSIS_VERDICT_LOSES
-        return ANALYSIS_VERDICT_ENDS.format(share=value * 100)
-    return ANALYSIS_VERDICT_CHANCES.format(chances=value * 100)
+            return _(ANALYSIS_VERDICT_LOSES)
+        return _(ANALYSIS_VERDICT_ENDS).format(share=value * 100)
+    return _(ANALYSIS_VERDICT_CHANCES).format(chances=value * 100)
 
 
 def analysis_text(seat: str, turns: list[tuple[str, float, bool]]) -> str:
     """The best turns (notation, value, final), best first, with the legend."""
-    lines = [ANALYSIS_TO_MOVE.format(seat=seat)]
-    lines += [ANALYSIS_LINE.format(rank=i, turn=turn, verdict=analysis_verdict(value, final))
+    lines = [_(ANALYSIS_TO_MOVE).format(seat=seat)]
+    lines += [_(ANALYSIS_LINE).format(rank=i, turn=turn, verdict=analysis_verdict(value, final))
               for i, (turn, value, final) in enumerate(turns, 1)]
-    lines.append(f"*{ANALYSIS_LEGEND}*")
+    lines.append(f"*{_(ANALYSIS_LEGEND)}*")
     return "\n".join(lines)
 
 
 def analysis_over_text(winners: list[str], players: int, why: str) -> str:
     """A finished position: who won and why (or a draw)."""
     if len(winners) == players and players > 1:
-        result = ANALYSIS_OVER_DRAW.format(why=why)
+        result = _(ANALYSIS_OVER_DRAW).format(why=why)
     else:
-        result = ANALYSIS_OVER_WINNER.format(who=" & ".join(winners), why=why)
-    return ANALYSIS_OVER.format(result=result)
+        result = _(ANALYSIS_OVER_WINNER).format(who=" & ".join(winners), why=why)
+    return _(ANALYSIS_OVER).format(result=result)

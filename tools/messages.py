@@ -6,7 +6,8 @@ Three sources, one template (``bot/locale/messages.pot``):
 * the code under ``bot/``, with Babel's Python extractor and the marking functions of ``bot/i18n.py``
   (``_``, ``N_``, ``T``, ``TN``, ``ngettext``, ``pgettext``: ``KEYWORDS``);
 * the slash-command tree as discord.py builds it (``register_commands``): command and option names (contexts
-  ``command name`` / ``option name``), descriptions and choice names, exactly the strings the translator gets;
+  ``command name`` / ``option name``), descriptions and choice names, and the context menus' names (context
+  ``command name``), exactly the strings the translator gets;
 * the games' one-line summaries and variant labels (engine data shown on cards and in captions).
 
 Then every ``bot/locale/<lang>/LC_MESSAGES/messages.po`` is updated from the template (new ids added empty,
@@ -76,6 +77,9 @@ def tree_messages() -> list[tuple[str, str | None, str]]:
     for command in tree.get_commands():
         if isinstance(command, app_commands.Command | app_commands.Group):
             walk(command, "")
+    for kind in (discord.AppCommandType.user, discord.AppCommandType.message):
+        for menu in tree.get_commands(type=kind):     # context menus: a name only ("Challenge to…")
+            out.append((menu.name, COMMAND_NAME, f"/{menu.name}"))
     return out
 
 

@@ -58,7 +58,7 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
             raise NotAllowed(T("Only members with the Manage Server permission can change the server's settings; "
                                "nothing was changed."))
         if away_allowance is not None and not _is_admin(interaction):
-            raise NotAllowed(wording.AWAY_ADMIN_ONLY)
+            raise NotAllowed(T(wording.AWAY_ADMIN_ONLY))
         check_personal(away, away_allowance, digest_hour, timezone)    # all refusals before any change
         if away_allowance is not None:
             await services.away.set_allowance(guild, away_allowance)
@@ -72,8 +72,8 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
             status = await services.away.set(guild, interaction.user.id, away)
             for match_id in status.notified:     # the notices in the matches' channels, at once
                 await app(interaction).dispatcher.deliver_pending(match_id)
-            told = wording.AWAY_SET.format(until=timestamp(status.until, "D"), matches=status.matches) \
-                if status.until else wording.AWAY_BACK
+            told = _(wording.AWAY_SET).format(until=timestamp(status.until, "D"), matches=status.matches) \
+                if status.until else _(wording.AWAY_BACK)
         server = await store.guild(guild)
         if admin_change:
             server = await store.update_guild(
@@ -83,13 +83,15 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
                 remove_channel=remove_channel.id if remove_channel else None,
                 takebacks=None if takebacks is None else bool(takebacks))
         mine = await store.notify(interaction.user.id)
+        notify_text, away_line, server_line = await away_and_digest_lines(interaction, mine)
         channels = ", ".join(f"<#{c}>" for c in sorted(server.channels)) or _("every channel")
         text = _("**Your notifications:** {notify}\n\n**This server**\nDefault time per move: {time}\n"
                  "One thread per match: {threads}\nGames are played in: {channels}").format(
-            notify=_(NOTIFY_LABELS[mine]), time=time_label(server.default_time_per_move),
+            notify=f"{notify_text}\n{away_line}", time=time_label(server.default_time_per_move),
             threads=_("on") if server.threads else _("off"), channels=channels)
         text += _(wording.TAKEBACKS_SETTING).format(state=_("on") if server.takebacks else _("off"))
-        text = await away_and_digest_lines(interaction, text, told, mine)
+        text += "\n" + server_line
+        text = f"{told}\n\n{text}" if told else text
         await finish(interaction, embed=info_embed(text))
 
 
@@ -146,25 +148,24 @@ def check_personal(away: int | None, allowance: int | None, hour: int | None, zo
         check_zone(zone)
 
 
-async def away_and_digest_lines(interaction: discord.Interaction, text: str, told: str, mine: str) -> str:
-    """The /settings answer with the player's digest and time away, and the server's allowance."""
+async def away_and_digest_lines(interaction: discord.Interaction, mine: str) -> tuple[str, str, str]:
+    """For the /settings answer, each whole in the language of the moment: how the player is notified (their
+    digest's hour and zone), their time away, and the server's allowance."""
     services = app(interaction).services
     guild = interaction.guild_id or 0
+    notify = _(NOTIFY_LABELS[mine])
     if mine == "digest":
         choice = await services.digests.choice(interaction.user.id)
         if choice.next_at is not None:
-            setting = wording.DIGEST_SETTING.format(hour=choice.hour, timezone=choice.timezone,
-                                                    next=timestamp(choice.next_at, "f"))
-            text = text.replace(f"**Your notifications:** {NOTIFY_LABELS[mine]}",
-                                f"**Your notifications:** {setting}", 1)
+            notify = _(wording.DIGEST_SETTING).format(hour=choice.hour, timezone=choice.timezone,
+                                                      next=timestamp(choice.next_at, "f"))
     status = await services.away.status(guild, interaction.user.id)
-    state = wording.AWAY_STATE_AWAY.format(until=timestamp(status.until, "D")) if status.until \
-        else wording.AWAY_STATE_HERE
-    mine_line = wording.AWAY_SETTINGS_LINE.format(state=state, left=status.left_days, allowance=status.allowance_days)
-    server_line = wording.AWAY_SERVER_LINE.format(allowance=status.allowance_days)
-    head, _, rest = text.partition("\n\n")
-    text = f"{head}\n{mine_line}\n\n{rest}\n{server_line}"
-    return f"{told}\n\n{text}" if told else text
+    state = _(wording.AWAY_STATE_AWAY).format(until=timestamp(status.until, "D")) if status.until \
+        else _(wording.AWAY_STATE_HERE)
+    mine_line = _(wording.AWAY_SETTINGS_LINE).format(state=state, left=status.left_days,
+                                                     allowance=status.allowance_days)
+    server_line = _(wording.AWAY_SERVER_LINE).format(allowance=status.allowance_days)
+    return notify, mine_line, server_line
 
 
 @settings.autocomplete("timezone")

@@ -65,7 +65,7 @@ def challenge_embed(match: Match) -> discord.Embed:
                           colour=COLOUR_ACTIVE)
     if match.status != "challenge":
         closed = wording.closed_challenge_text(match) if match.status in ("declined", "cancelled", "expired") \
-            else wording.OPEN_FULL if open_table else _("Accepted — the match is on!")
+            else _(wording.OPEN_FULL) if open_table else _("Accepted — the match is on!")
         embed.description = f"{embed.description}\n\n{closed}"
         embed.colour = discord.Colour.dark_grey()
     return embed

@@ -113,8 +113,8 @@ def build_game_group(game: Game) -> app_commands.Group:
             found = await _find(interaction, game, match)
             done = await bot.services.takebacks.request(found.id, interaction.user.id,
                                                         guild_id=interaction.guild_id or 0)
-            await finish(interaction, wording.TAKEBACK_ASKED if done.ply == found.ply
-                         else wording.TAKEBACK_DONE_AT_ONCE)
+            await finish(interaction, _(wording.TAKEBACK_ASKED) if done.ply == found.ply
+                         else _(wording.TAKEBACK_DONE_AT_ONCE))
             await bot.dispatcher.deliver_pending(found.id)
 
     @group.command(name="rules", description=f"The rules of {game.title} exactly as played here")
@@ -229,7 +229,7 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
                     game.key, challenger=person(interaction.user), opponents=people,
                     variant=options.get(game.variant_option), partner=person(partner) if partner else None,
                     days_per_move=options.get("time"), players=players,
-                    reply=bot.poster.reply_row(interaction, "card", wording.OPEN_POSTED if (
+                    reply=bot.poster.reply_row(interaction, "card", _(wording.OPEN_POSTED) if (
                         players or 2) > len(people) + 1 else _("Challenge sent.")), guild_id=guild_id,
                     channel_id=channel_id, parent_channel_id=parent_id)
             await bot.dispatcher.deliver_pending(match.id)
@@ -355,7 +355,7 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
                                if p.user_id != who_asks.id)
             variant = f" ({m.variant_label})" if m.variant_label else ""
             if m.status == "challenge" and m.row.open_seats:
-                state = wording.OPEN_MATCHES_STATE.format(seats=wording.open_seats_count(m.row.open_seats))
+                state = _(wording.OPEN_MATCHES_STATE).format(seats=wording.open_seats_count(m.row.open_seats))
                 link_id = m.row.card_message_id
             elif m.status == "challenge":
                 state = _("open challenge")
@@ -368,16 +368,16 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
                 else:
                     state = _("{player} to move").format(player=who.name if who else "?")
                 if who and who.user_id in away:
-                    state = wording.AWAY_MATCHES_NOTE.format(state=state, until=timestamp(away[who.user_id], "D"))
+                    state = _(wording.AWAY_MATCHES_NOTE).format(state=state, until=timestamp(away[who.user_id], "D"))
                 link_id = m.row.board_message_id
             label = _("challenge") if m.status == "challenge" else _("board")
             link = f" · [{label}]({jump_url(m.row.guild_id, m.row.channel_id, link_id)})" if link_id else ""
             mark = "▶️" if "**" in state else "•"
-            others = others or wording.OPEN_ANYONE
+            others = others or _(wording.OPEN_ANYONE)
             lines.append(_("{mark} **{game}**{variant} #{id} vs {others} — {state}{link}").format(
                 mark=mark, game=m.game.title, variant=variant, id=m.id, others=others, state=state, link=link))
         if open_here:
-            lines += ["", wording.OPEN_MATCHES_HEADER] + [_open_line(m) for m in open_here]
+            lines += ["", _(wording.OPEN_MATCHES_HEADER)] + [_open_line(m) for m in open_here]
         title = _("Your matches") if own else _("{player}'s matches").format(
             player=wording.shorten(who_asks.display_name, 64))
         embed = discord.Embed(title=title, description="\n".join(lines)[:MAX_EMBED_TEXT],
@@ -388,10 +388,10 @@ async def matches_command(interaction: discord.Interaction, user: discord.User |
 def _open_line(m: Match) -> str:
     """An open challenge of the server others may join, with a link to its card."""
     link = m.row.card_message_id
-    return wording.OPEN_MATCHES_LINE.format(
+    return _(wording.OPEN_MATCHES_LINE).format(
         game=m.game.title, variant=f" ({m.variant_label})" if m.variant_label else "", id=m.id,
         challenger=m.challenger.name, seats=wording.open_seats_count(m.row.open_seats),
-        link=f" · [challenge]({jump_url(m.row.guild_id, m.row.channel_id, link)})" if link else "")
+        link=f" · [{_('challenge')}]({jump_url(m.row.guild_id, m.row.channel_id, link)})" if link else "")
 
 
 @app_commands.command(name="replay", description="The whole game of a match in this server, as an animation")
@@ -420,7 +420,7 @@ async def challenge_to_menu(interaction: discord.Interaction, member: discord.Me
         _check_can_see([member], interaction.client.user)
         view = discord.ui.View(timeout=None)
         view.add_item(ChallengeToSelect(member.id))
-        await finish(interaction, wording.CHALLENGE_TO_PICK.format(name=member.display_name), view=view)
+        await finish(interaction, _(wording.CHALLENGE_TO_PICK).format(name=member.display_name), view=view)
 
 
 def register_commands(tree: app_commands.CommandTree) -> None:

@@ -13,6 +13,7 @@ from discord import app_commands, ui
 from bot import wording
 from bot.discord.cards import BOARD_FILE
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish
+from bot.i18n import T, _
 from bot.model import NotFound
 from engines import GAMES, Game
 
@@ -20,11 +21,11 @@ MAX_BUTTONS = 25      # Discord's limit for one message (5 rows of 5)
 
 
 def help_embed() -> discord.Embed:
-    games = "\n".join(wording.HELP_GAME_LINE.format(title=g.title, summary=g.summary,
-                                                    players="/".join(map(str, g.player_counts)))
+    games = "\n".join(_(wording.HELP_GAME_LINE).format(title=g.title, summary=_(g.summary),
+                                                       players="/".join(map(str, g.player_counts)))
                       for g in GAMES.values())
-    text = f"{wording.HELP_INTRO}\n\n{games}\n\n{wording.HELP_HOW_TO_START}"
-    return discord.Embed(title=wording.HELP_TITLE, description=text[:MAX_EMBED_TEXT],
+    text = f"{_(wording.HELP_INTRO)}\n\n{games}\n\n{_(wording.HELP_HOW_TO_START)}"
+    return discord.Embed(title=_(wording.HELP_TITLE), description=text[:MAX_EMBED_TEXT],
                          colour=discord.Colour.blurple())
 
 
@@ -41,11 +42,11 @@ async def quick_start(interaction: discord.Interaction, game: Game) -> tuple[dis
     state = game.new(players=players, seed=0, variant=game.variants[0] if game.variants else None)
     png = await app(interaction).renders.board(state, names=game.seat_names(players))
     file = discord.File(io.BytesIO(png), filename=BOARD_FILE,
-                        description=wording.HELP_GAME_ALT.format(title=game.title))
-    embed = discord.Embed(title=wording.HELP_GAME_TITLE.format(title=game.title),
+                        description=_(wording.HELP_GAME_ALT).format(title=game.title))
+    embed = discord.Embed(title=_(wording.HELP_GAME_TITLE).format(title=game.title),
                           description=game.quick_start_text()[:MAX_EMBED_TEXT], colour=discord.Colour.blurple())
     embed.set_image(url=f"attachment://{BOARD_FILE}")
-    embed.set_footer(text=wording.HELP_GAME_FOOTER.format(key=game.key))
+    embed.set_footer(text=_(wording.HELP_GAME_FOOTER).format(key=game.key))
     return embed, file
 
 
@@ -65,7 +66,7 @@ class HelpButton(ui.DynamicItem[ui.Button], template=r"help:(?P<game>[a-z0-9_-]{
         async with acknowledged(interaction):
             game = GAMES.get(self.game)
             if game is None:
-                raise NotFound(wording.HELP_UNKNOWN_GAME)
+                raise NotFound(T(wording.HELP_UNKNOWN_GAME))
             embed, file = await quick_start(interaction, game)
             await interaction.edit_original_response(embed=embed, attachments=[file])
 

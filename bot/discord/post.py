@@ -203,7 +203,7 @@ class Poster:
             content = _("{players} — you are challenged to {game}!").format(
                 players=" ".join(mention(p) for p in invited), game=match.game.title)
             if match.row.open_seats:
-                content = wording.OPEN_CARD.format(
+                content = _(wording.OPEN_CARD).format(
                     invited="".join(f"{mention(p)} " for p in invited), challenger=match.challenger.name,
                     seats=wording.open_seats_count(match.row.open_seats), game=match.game.title)
             message = await channel.send(
@@ -303,14 +303,14 @@ class Poster:
                 return Delivered("skipped: the request lapsed")
             others = [p for p in match.seated if p.user_id != by and not p.is_ai]
             message = await channel.send(
-                wording.TAKEBACK_REQUEST.format(pings=" ".join(mention(p) for p in others), by=f"<@{by}>",
+                _(wording.TAKEBACK_REQUEST).format(pings=" ".join(mention(p) for p in others), by=f"<@{by}>",
                                                 caption=caption),
                 view=takeback_view(match.id, ply), nonce=nonce(row),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(p.user_id) for p in others]))
             return Delivered("sent", message.id)
         requester = row.payload.get("requester")
         message = await channel.send(
-            wording.TAKEBACK_DECLINED.format(ping=f"<@{requester}> " if requester else "", by=f"<@{by}>",
+            _(wording.TAKEBACK_DECLINED).format(ping=f"<@{requester}> " if requester else "", by=f"<@{by}>",
                                              caption=caption),
             nonce=nonce(row), allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(int(requester))] if requester else []))
@@ -321,7 +321,7 @@ class Poster:
         match = await self.services.queries.get(row.match_id, position=False)
         by = int(row.payload["by"])
         channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
-        message = await channel.send(wording.HINT_TOLD.format(who=f"<@{by}>", caption=wording.board_caption(match)),
+        message = await channel.send(_(wording.HINT_TOLD).format(who=f"<@{by}>", caption=wording.board_caption(match)),
                                      nonce=nonce(row), allowed_mentions=discord.AllowedMentions.none())
         return Delivered("sent", message.id)
 
@@ -364,7 +364,7 @@ class Poster:
         until = (await self.services.away.until(match.row.guild_id, [who.user_id])).get(who.user_id)
         if until is None:
             return ""
-        return "\n" + wording.AWAY_BOARD_NOTE.format(player=mention(who), until=timestamp(until, "D"))
+        return "\n" + _(wording.AWAY_BOARD_NOTE).format(player=mention(who), until=timestamp(until, "D"))
 
     async def _away(self, row: OutboxRow) -> Delivered:
         """A short post in a match's channel: a player is away (their clock paused) or back."""
@@ -373,9 +373,9 @@ class Poster:
             return Delivered("skipped: the match is over")
         who = f"<@{int(row.payload['user_id'])}>"
         until = row.payload.get("until")
-        text = (wording.AWAY_NOTICE.format(player=who, until=timestamp(datetime.fromisoformat(str(until)), "D"),
+        text = (_(wording.AWAY_NOTICE).format(player=who, until=timestamp(datetime.fromisoformat(str(until)), "D"),
                                            caption=wording.board_caption(match)) if until else
-                wording.BACK_NOTICE.format(player=who, caption=wording.board_caption(match)))
+                _(wording.BACK_NOTICE).format(player=who, caption=wording.board_caption(match)))
         channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
         message = await channel.send(text, nonce=nonce(row), allowed_mentions=discord.AllowedMentions.none())
         return Delivered("sent", message.id)
@@ -383,22 +383,23 @@ class Poster:
     async def _digest(self, row: OutboxRow) -> Delivered:
         """The daily digest: a DM listing every match where it is still the player's move, with a jump link to
         its latest board and its deadline. A closed DM is not replaced by a channel post (the digest lists
-        matches of other servers)."""
+        matches of other servers). It speaks the language of the server of the match its row is anchored on (the
+        first listed; ``deliver``): the bot does not store a user's Discord locale."""
         user_id = int(row.payload["user_id"])
         matches = await self.services.queries.many([int(i) for i in row.payload.get("matches", [])])
         mine = [m for m in matches if m.to_move_user is not None and m.to_move_user.user_id == user_id]
         if not mine:
             return Delivered("skipped: no match awaits the player any more")
-        lines = [wording.DIGEST_HEAD.format(count=len(mine), matches="match" if len(mine) == 1 else "matches")]
+        lines = [wording.digest_head(len(mine))]
         for m in mine:
-            deadline = wording.DIGEST_DEADLINE.format(when=timestamp(m.deadline)) if m.deadline \
-                else wording.DIGEST_NO_DEADLINE
+            deadline = _(wording.DIGEST_DEADLINE).format(when=timestamp(m.deadline)) if m.deadline \
+                else _(wording.DIGEST_NO_DEADLINE)
             caption = wording.board_caption(m)
             if m.row.board_message_id:
                 link = jump_url(m.row.guild_id, m.row.channel_id, m.row.board_message_id)
-                lines.append(wording.DIGEST_LINE.format(caption=caption, link=link, deadline=deadline))
+                lines.append(_(wording.DIGEST_LINE).format(caption=caption, link=link, deadline=deadline))
             else:
-                lines.append(wording.DIGEST_LINE_NO_BOARD.format(caption=caption, deadline=deadline))
+                lines.append(_(wording.DIGEST_LINE_NO_BOARD).format(caption=caption, deadline=deadline))
         text = lines[0]
         for line in lines[1:]:              # whole lines within one message (the nearest deadlines first)
             if len(text) + 1 + len(line) > DIGEST_MESSAGE:

@@ -17,6 +17,7 @@ from discord import app_commands
 from bot import records, wording
 from bot.discord.cards import BOARD_FILE
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE, MAX_EMBED_TEXT, acknowledged, app
+from bot.i18n import T, _
 from bot.model import BadInput, Match, NotAllowed
 from bot.services.play import quote
 from bot.services.queries import parse_match_id
@@ -37,13 +38,13 @@ async def record_command(interaction: discord.Interaction, match: str) -> None:
     async with acknowledged(interaction):
         match_id = parse_match_id(match)
         if match_id is None:
-            raise BadInput(wording.RECORD_NEEDS_MATCH)
+            raise BadInput(T(wording.RECORD_NEEDS_MATCH))
         found, frames = await bot.services.queries.turns(match_id, guild_id=interaction.guild_id or 0)
         site = f"{bot.user.name} (Discord)" if bot.user else "Discord"
         text = records.write(records.from_match(found, frames, site=site))
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=wording.RECORD_FILE.format(match_id=found.id))
         await interaction.edit_original_response(
-            content=wording.RECORD_EXPORTED.format(caption=wording.board_caption(found), game=found.row.game),
+            content=_(wording.RECORD_EXPORTED).format(caption=wording.board_caption(found), game=found.row.game),
             attachments=[file])
 
 
@@ -63,25 +64,25 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
             previous: State | None = None
             last_turn: list[str] = []
             if code is not None and record is not None:
-                raise BadInput(wording.ANALYZE_BOTH)
+                raise BadInput(T(wording.ANALYZE_BOTH))
             if code is not None:
                 if turn is not None:
-                    raise BadInput(wording.ANALYZE_TURN_NEEDS_RECORD)
+                    raise BadInput(T(wording.ANALYZE_TURN_NEEDS_RECORD))
                 state = decode(game, code)
-                where = wording.ANALYSIS_WHERE_CODE
+                where = _(wording.ANALYSIS_WHERE_CODE)
             elif record is not None:
                 rec = await read_record(record)
                 if rec.game != game.key:
                     other = GAMES[rec.game]
-                    raise BadInput(wording.RECORD_WRONG_GAME.format(other=other.title, key=other.key))
+                    raise BadInput(T(wording.RECORD_WRONG_GAME, other=other.title, key=other.key))
                 state, previous, last_turn = rec.position(turn)
                 names = [person or seat for person, seat in zip(rec.people, rec.seats, strict=True)]
-                where = wording.ANALYSIS_WHERE_RECORD.format(
+                where = _(wording.ANALYSIS_WHERE_RECORD).format(
                     turn=len(rec.turns) if turn is None else turn, source=quote(record.filename[:SOURCE_NAME]))
             else:
-                raise BadInput(wording.ANALYZE_NEEDS_INPUT)
+                raise BadInput(T(wording.ANALYZE_NEEDS_INPUT))
             text = await analysis(interaction, game, state, names, seed=zlib.crc32(state.encode().encode()))
-            await show(interaction, wording.ANALYSIS_TITLE.format(game=game.title, where=where), text, state,
+            await show(interaction, _(wording.ANALYSIS_TITLE).format(game=game.title, where=where), text, state,
                        previous, last_turn, names)
 
     @group.command(name="hint", description=f"The bot's three best turns for you (casual {game.title} matches only)")
@@ -95,7 +96,7 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
             text = await analysis(interaction, game, state, found.names, seed=found.row.seed ^ found.ply,
                                   match_id=found.id)
             await bot.services.hints.record(found, interaction.user.id)
-            await show(interaction, wording.HINT_TITLE.format(game=game.title, match_id=found.id), text, state,
+            await show(interaction, _(wording.HINT_TITLE).format(game=game.title, match_id=found.id), text, state,
                        found.previous, found.last_turn, found.names)
             await bot.dispatcher.deliver_pending(found.id)
 
@@ -104,20 +105,20 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
 
 def decode(game: Game, code: str) -> State:
     if len(code) > MAX_CODE:
-        raise BadInput(wording.ANALYZE_CODE_TOO_LONG.format(length=len(code), game=game.title))
+        raise BadInput(T(wording.ANALYZE_CODE_TOO_LONG, length=len(code), game=game.title))
     try:
         return game.decode(" ".join(code.split()))
     except (InvalidPosition, ValueError, IndexError, KeyError) as exc:   # any malformed code is refused, not a crash
-        raise BadInput(wording.ANALYZE_BAD_CODE.format(game=game.title, reason=str(exc)[:300])) from None
+        raise BadInput(T(wording.ANALYZE_BAD_CODE, game=game.title, reason=str(exc)[:300])) from None
 
 
 async def read_record(attachment: discord.Attachment) -> records.GameRecord:
     if attachment.size > records.MAX_RECORD_BYTES:   # refused unread
-        raise BadInput(wording.RECORD_TOO_LARGE.format(size=attachment.size, limit=records.MAX_RECORD_BYTES))
+        raise BadInput(T(wording.RECORD_TOO_LARGE, size=attachment.size, limit=records.MAX_RECORD_BYTES))
     try:
         data = await attachment.read()
     except discord.HTTPException:
-        raise BadInput(wording.RECORD_DOWNLOAD_FAILED) from None
+        raise BadInput(T(wording.RECORD_DOWNLOAD_FAILED)) from None
     return records.parse_bytes(data)
 
 
@@ -133,11 +134,11 @@ async def analysis(interaction: discord.Interaction, game: Game, state: State, n
         try:
             turns = await app(interaction).ai.best_turns(state, seed=seed & 0x7FFFFFFF, match_id=match_id)
         except TimeoutError:
-            raise NotAllowed(wording.ANALYZE_BUSY) from None
+            raise NotAllowed(T(wording.ANALYZE_BUSY)) from None
         seat = state.to_move
         assert seat is not None
         text = wording.analysis_text(labels[seat], [(records.notation(t.moves), t.value, t.final) for t in turns])
-    code = wording.ANALYSIS_CODE.format(code=state.encode())
+    code = _(wording.ANALYSIS_CODE).format(code=state.encode())
     return f"{text}\n{code}"
 
 

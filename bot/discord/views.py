@@ -112,7 +112,7 @@ class TakebackButton(ui.DynamicItem[ui.Button],
 
     def __init__(self, answer: str, match_id: int, ply: int):
         style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.danger
-        label = wording.TAKEBACK_ACCEPT_LABEL if answer == "accept" else wording.TAKEBACK_DECLINE_LABEL
+        label = _(wording.TAKEBACK_ACCEPT_LABEL) if answer == "accept" else _(wording.TAKEBACK_DECLINE_LABEL)
         super().__init__(ui.Button(label=label, style=style, custom_id=f"tk:{answer}:{match_id}:{ply}"))
         self.answer, self.match_id, self.ply = answer, match_id, ply
 
@@ -126,13 +126,14 @@ class TakebackButton(ui.DynamicItem[ui.Button],
             match = await bot.services.takebacks.answer(self.match_id, interaction.user.id,
                                                         guild_id=interaction.guild_id or 0, ply=self.ply,
                                                         accept=self.answer == "accept")
-            if match.ply == self.ply and match.row.takeback_ply == self.ply:
-                names = ", ".join(p.name for p in match.seated if p.user_id in match.row.takeback_accepted)
-                await finish(interaction, wording.TAKEBACK_AGREED_SO_FAR.format(
-                    caption=wording.board_caption(match), names=names), view=takeback_view(match.id, self.ply))
-            else:
-                await finish(interaction, wording.TAKEBACK_ANSWERED_YES if match.ply != self.ply
-                             else wording.TAKEBACK_ANSWERED_NO, view=ui.View())
+            with speaking(channel_language(interaction)):    # the request is a post for the whole channel
+                if match.ply == self.ply and match.row.takeback_ply == self.ply:
+                    names = ", ".join(p.name for p in match.seated if p.user_id in match.row.takeback_accepted)
+                    await finish(interaction, _(wording.TAKEBACK_AGREED_SO_FAR).format(
+                        caption=wording.board_caption(match), names=names), view=takeback_view(match.id, self.ply))
+                else:
+                    await finish(interaction, _(wording.TAKEBACK_ANSWERED_YES) if match.ply != self.ply
+                                 else _(wording.TAKEBACK_ANSWERED_NO), view=ui.View())
             await bot.dispatcher.deliver_pending(self.match_id)
 
 
@@ -207,13 +208,13 @@ class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
 class JoinButton(MatchButton, template=r"jn:(?P<id>\d{1,19})"):
     """Take an open seat of an open challenge: anyone in the server who can see the channel, once."""
 
-    prefix, label, emoji, style = "jn", "Join", "🪑", discord.ButtonStyle.success
+    prefix, label, emoji, style = "jn", N_("Join"), "🪑", discord.ButtonStyle.success
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)
         async with acknowledged(interaction, update=True):
             if not interaction.permissions.view_channel:
-                raise ServiceError("You cannot see this channel, so you could not follow the match here.")
+                raise ServiceError(T("You cannot see this channel, so you could not follow the match here."))
             await bot.services.challenges.join(self.match_id, person(interaction.user),
                                                guild_id=interaction.guild_id or 0)
             await bot.dispatcher.deliver_pending(self.match_id)
@@ -227,9 +228,9 @@ class ChallengeToSelect(ui.DynamicItem[ui.Select], template=r"ct:(?P<target>\d{1
     """The game menu of "Challenge to…": picking a game challenges the member (their id is in the custom id)."""
 
     def __init__(self, target_id: int):
-        options = [discord.SelectOption(label=g.title, value=g.key, description=wording.shorten(g.summary, 100))
+        options = [discord.SelectOption(label=g.title, value=g.key, description=wording.shorten(_(g.summary), 100))
                    for g in GAMES.values()][:MAX_SELECT_OPTIONS]
-        super().__init__(ui.Select(custom_id=f"ct:{target_id}", placeholder=wording.CHALLENGE_TO_PLACEHOLDER,
+        super().__init__(ui.Select(custom_id=f"ct:{target_id}", placeholder=_(wording.CHALLENGE_TO_PLACEHOLDER),
                                    options=options))
         self.target_id = target_id
 
@@ -242,26 +243,26 @@ class ChallengeToSelect(ui.DynamicItem[ui.Select], template=r"ct:(?P<target>\d{1
         async with acknowledged(interaction, update=True):
             game_key = (self.item.values or [""])[0]
             if interaction.guild is None:
-                raise ServiceError("Challenges are made in a server.")
+                raise ServiceError(T("Challenges are made in a server."))
             try:
                 target = await interaction.guild.fetch_member(self.target_id)
             except discord.NotFound:
-                raise ServiceError("That member is no longer in this server.") from None
+                raise ServiceError(T("That member is no longer in this server.")) from None
             channel = interaction.channel
             if isinstance(channel, discord.abc.GuildChannel | discord.Thread) \
                     and not channel.permissions_for(target).view_channel:
-                raise ServiceError(wording.CHALLENGE_TO_CANNOT_SEE.format(name=target.display_name))
+                raise ServiceError(T(wording.CHALLENGE_TO_CANNOT_SEE, name=target.display_name))
             me = interaction.client.user
             common: dict[str, Any] = {"guild_id": interaction.guild_id or 0, "channel_id": interaction.channel_id or 0,
                                       "parent_channel_id": getattr(channel, "parent_id", None)}
             if me is not None and target.id == me.id:   # the bot itself: a game against it, as /<game> challenge
                 match = await bot.services.challenges.challenge_bot(
                     game_key, player=person(interaction.user), level=CHALLENGE_TO_LEVEL,
-                    reply=bot.poster.reply_row(interaction, "board", "The match begins!"), **common)
+                    reply=bot.poster.reply_row(interaction, "board", _("The match begins!")), **common)
             else:
                 match = await bot.services.challenges.challenge(
                     game_key, challenger=person(interaction.user), opponents=[person(target)],
-                    reply=bot.poster.reply_row(interaction, "card", "Challenge sent."), **common)
+                    reply=bot.poster.reply_row(interaction, "card", _("Challenge sent.")), **common)
             await bot.dispatcher.deliver_pending(match.id)
             await interaction.edit_original_response(view=None)    # one pick, one challenge
 

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.i18n import T
 from bot.model import BadInput, NotAllowed
 from bot.services.context import Context, iso
 from bot.store.away import AwayPeriod
@@ -71,13 +72,14 @@ class Away:
     @staticmethod
     def check_days(days: int) -> None:
         if not 0 <= days <= MAX_AWAY_DAYS:
-            raise BadInput(f"Time away is 1 to {MAX_AWAY_DAYS} days (0 = back now), not {days}. Nothing was changed.")
+            raise BadInput(T("Time away is 1 to {max} days (0 = back now), not {days}. Nothing was changed.",
+                            max=MAX_AWAY_DAYS, days=days))
 
     @staticmethod
     def check_allowance(days: int) -> None:
         if not 0 <= days <= MAX_AWAY_DAYS:
-            raise BadInput(f"The allowance of time away is 0 to {MAX_AWAY_DAYS} days a year, not {days}. "
-                           "Nothing was changed.")
+            raise BadInput(T("The allowance of time away is 0 to {max} days a year, not {days}. Nothing was changed.",
+                             max=MAX_AWAY_DAYS, days=days))
 
     async def set_allowance(self, guild_id: int, days: int) -> None:
         self.check_allowance(days)
@@ -101,12 +103,12 @@ class Away:
             current = await store.current(tx, guild_id, user_id, iso(now))
             if days == 0:
                 if current is None:
-                    raise NotAllowed("You are not away in this server; nothing was changed.")
+                    raise NotAllowed(T("You are not away in this server; nothing was changed."))
                 end = now
             else:
                 if allowance == 0:
-                    raise NotAllowed("This server does not allow time away (its admins set the allowance to 0); "
-                                     "nothing was changed.")
+                    raise NotAllowed(T("This server does not allow time away (its admins set the allowance to 0); "
+                                     "nothing was changed."))
                 end = now + days * DAY
                 since = now - ALLOWANCE_WINDOW
                 periods = await store.periods_since(tx, guild_id, user_id, iso(since))
@@ -114,9 +116,9 @@ class Away:
                 spent = now - max(current.starts_at, since) if current else timedelta()
                 if used + spent + days * DAY > allowance * DAY:
                     left = max(math.floor((allowance * DAY - used - spent) / DAY), 0)
-                    raise NotAllowed(f"You have {left} days of time away left in this server (it allows "
-                                     f"{allowance} days in any 365 days); {days} days is more than that. "
-                                     "Nothing was changed.")
+                    raise NotAllowed(T("You have {left} days of time away left in this server (it allows "
+                                       "{allowance} days in any 365 days); {days} days is more than that. "
+                                       "Nothing was changed.", left=left, allowance=allowance, days=days))
             if current is None:
                 await store.begin(tx, guild_id, user_id, iso(now), iso(end))
             else:

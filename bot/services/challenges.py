@@ -212,31 +212,31 @@ class Challenges:
         through the same start as the last acceptance; every join brings the card up to date."""
         match = await self.queries.get(match_id, position=False)
         if match.row.guild_id != guild_id:
-            raise NotFound("That challenge belongs to another server.")
+            raise NotFound(T("That challenge belongs to another server."))
         if match.status == "active":
-            raise StalePosition("Too late — every seat was taken and the match has begun.")
+            raise StalePosition(T("Too late — every seat was taken and the match has begun."))
         if match.status != "challenge":
-            raise StalePosition(f"This challenge is no longer open (it was {match.status}).")
+            raise StalePosition(T("This challenge is no longer open (it was {status}).", status=T(match.status)))
         if person.is_bot:
-            raise NotAllowed("Bots cannot take a seat; people join open challenges.")
+            raise NotAllowed(T("Bots cannot take a seat; people join open challenges."))
         me = match.participant(person.user_id)
         if me is not None and me.invited_order == 0:
-            raise NotAllowed("This is your own challenge; wait for others to join (or cancel it).")
+            raise NotAllowed(T("This is your own challenge; wait for others to join (or cancel it)."))
         if me is not None and me.joined:
-            raise NotAllowed("You already have a seat in this challenge; wait for the others.")
+            raise NotAllowed(T("You already have a seat in this challenge; wait for the others."))
         if me is not None:
-            raise NotAllowed("You are invited to this challenge already: press Accept instead.")
+            raise NotAllowed(T("You are invited to this challenge already: press Accept instead."))
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.claim_seat(tx, match_id):
-                raise StalePosition("Too late — the last open seat was just taken.")
+                raise StalePosition(T("Too late — the last open seat was just taken."))
             seated = await self._read(tx, match_id)     # who sits already, read under the claim
             teams = seated.game.teams.get(seated.row.players)
             team = arrival_team(len(seated.participants), [p.team for p in seated.participants],
                                 len(teams[0])) if teams else None
             if not await self.ctx.matches.add_joiner(tx, match_id, user_id=person.user_id, name=person.name,
                                                      arrival=len(seated.participants), team=team):
-                raise NotAllowed("You already have a seat in this challenge; wait for the others.")
+                raise NotAllowed(T("You already have a seat in this challenge; wait for the others."))
             started = await self.ctx.matches.everyone_accepted(tx, match_id)
             match = await self._read(tx, match_id)
             told = [Announcement("card", {"event": "update"})]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 
+from bot.i18n import T
 from bot.model import BadInput
 from bot.services.context import Context, iso
 from bot.store.rows import Announcement
@@ -30,7 +31,7 @@ def time_zones() -> frozenset[str]:
 
 def check_hour(hour: int) -> None:
     if not 0 <= hour <= 23:
-        raise BadInput(f"The digest hour is a whole hour from 0 to 23, not {hour}. Nothing was changed.")
+        raise BadInput(T("The digest hour is a whole hour from 0 to 23, not {hour}. Nothing was changed.", hour=hour))
 
 
 def check_zone(zone: str) -> str:
@@ -39,8 +40,8 @@ def check_zone(zone: str) -> str:
         return "UTC"
     if name not in time_zones():
         shown = name if len(name) <= 40 else name[:40] + "…"
-        raise BadInput(f"{shown!r} is not a time zone I know — choose one from the list, like Europe/Berlin or "
-                       "America/New_York. Nothing was changed.")
+        raise BadInput(T("{zone} is not a time zone I know — choose one from the list, like Europe/Berlin or "
+                         "America/New_York. Nothing was changed.", zone=repr(shown)))
     return name
 
 

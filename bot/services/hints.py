@@ -8,6 +8,7 @@ for; a second hint in the same position by the same player is recorded once and 
 
 from __future__ import annotations
 
+from bot.i18n import T
 from bot.model import Match, NotAllowed, StalePosition
 from bot.services.context import Context
 from bot.services.play import check_active
@@ -30,13 +31,15 @@ class Hints:
         check_active(match, guild_id)
         seat = match.seat_of(user_id)
         if seat is None:
-            raise NotAllowed("Only the players of a match can ask for a hint in it.")
+            raise NotAllowed(T("Only the players of a match can ask for a hint in it."))
         if not hints_allowed(match):
-            raise NotAllowed(f"Hints are only for casual matches and games against the bot; {match.game.title} "
-                            f"#{match.id} is rated, so no hint.")
+            raise NotAllowed(T("Hints are only for casual matches and games against the bot; {game} #{id} is rated, "
+                              "so no hint.", game=match.game.title, id=match.id))
         if match.row.to_move != seat:
             who = match.to_move_user
-            raise NotAllowed(f"A hint is for your own turn; {who.name if who else 'nobody'} is to move now.")
+            if who is None:
+                raise NotAllowed(T("A hint is for your own turn, and nobody is to move now."))
+            raise NotAllowed(T("A hint is for your own turn; {who} is to move now.", who=who.name))
         return seat
 
     async def record(self, match: Match, user_id: int) -> bool:
@@ -50,7 +53,7 @@ class Hints:
         async with self.ctx.db.transaction() as tx:
             row = await tx.fetchone("SELECT status, ply FROM matches WHERE id = ?", (match.id,))
             if row is None or row[0] != "active" or row[1] != match.ply:
-                raise StalePosition("The position changed while I was thinking; ask again on your next turn.")
+                raise StalePosition(T("The position changed while I was thinking; ask again on your next turn."))
             seen = await tx.fetchone("SELECT 1 FROM match_events WHERE match_id = ? AND actor_id = ? AND action = ?"
                                      " AND detail = ?", (match.id, user_id, HINT_ACTION, detail))
             if seen is not None:

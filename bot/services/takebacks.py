@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 
+from bot.i18n import T
 from bot.model import Match, NotAllowed, StalePosition
 from bot.services import announce
 from bot.services.context import Context
@@ -54,13 +55,13 @@ class Takebacks:
         check_active(match, guild_id)
         await self._undoable(match, user_id)
         if match.row.takeback_ply == match.ply:
-            raise StalePosition("A takeback request is already open in this position.")
+            raise StalePosition(T("A takeback request is already open in this position."))
         if not self._answerers(match, user_id):
             return await self._undo(match, user_id, agreed=(user_id,))
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.request_takeback(tx, match.id, ply=match.ply, user_id=user_id):
-                raise StalePosition("The position changed in the meantime; look at the board again.")
+                raise StalePosition(T("The position changed in the meantime; look at the board again."))
             await self.ctx.outbox.add(tx, match.id, [Announcement("takeback", {"event": "request", "ply": match.ply,
                                                                                "by": user_id})], now=now)
             match = Match(*await self.ctx.matches.read(tx, match.id))
@@ -72,17 +73,17 @@ class Takebacks:
         match = await self.queries.get(match_id, position=False)
         check_active(match, guild_id)
         if match.seat_of(user_id) is None:
-            raise NotAllowed("Only the players of this match can answer a takeback request.")
+            raise NotAllowed(T("Only the players of this match can answer a takeback request."))
         if match.row.takeback_ply != ply or match.ply != ply:
-            raise StalePosition("That takeback request is no longer open: the position has moved on.")
+            raise StalePosition(T("That takeback request is no longer open: the position has moved on."))
         requester = match.row.takeback_accepted[0] if match.row.takeback_accepted else None
         if requester == user_id:
-            raise NotAllowed("You asked for this takeback; the others answer it.")
+            raise NotAllowed(T("You asked for this takeback; the others answer it."))
         now = self.ctx.now()
         if not accept:
             async with self.ctx.db.transaction() as tx:
                 if not await self.ctx.matches.withdraw_takeback(tx, match.id, ply=ply):
-                    raise StalePosition("That takeback request is no longer open.")
+                    raise StalePosition(T("That takeback request is no longer open."))
                 await self.ctx.outbox.add(tx, match.id, [Announcement(
                     "takeback", {"event": "declined", "ply": ply, "by": user_id, "requester": requester})], now=now)
                 match = Match(*await self.ctx.matches.read(tx, match.id))
@@ -91,7 +92,7 @@ class Takebacks:
         async with self.ctx.db.transaction() as tx:
             agreed = await self.ctx.matches.agree_to_takeback(tx, match.id, ply=ply, user_id=user_id)
             if agreed is None:
-                raise StalePosition("That takeback request is no longer open.")
+                raise StalePosition(T("That takeback request is no longer open."))
         assert requester is not None
         if not self._answerers(match, requester) <= set(agreed):
             return await self.queries.get(match.id, position=False)
@@ -107,23 +108,23 @@ class Takebacks:
         """(the moves that stay, the moves a takeback by ``user_id`` would undo), or a refusal saying why not."""
         seat = match.seat_of(user_id)
         if seat is None:
-            raise NotAllowed("Only a player of this match can ask for a takeback.")
+            raise NotAllowed(T("Only a player of this match can ask for a takeback."))
         server = await self.ctx.settings.guild(match.row.guild_id)
         if match.row.time_per_move is not None and not server.takebacks:
-            raise NotAllowed("Takebacks are off in rated matches on this server (an admin can allow them with "
-                             "/settings takebacks:on); casual matches always allow them.")
+            raise NotAllowed(T("Takebacks are off in rated matches on this server (an admin can allow them with "
+                             "/settings takebacks:on); casual matches always allow them."))
         moves = await self.ctx.matches.moves(match.id)
         turns = runs(moves)
         mine = [i for i, turn in enumerate(turns) if turn[0].seat == seat]
         if not mine:
-            raise NotAllowed("You have not played a turn yet, so there is nothing to take back.")
+            raise NotAllowed(T("You have not played a turn yet, so there is nothing to take back."))
         last = mine[-1]
         later = turns[last + 1:]
         if any(not match.at_seat(turn[0].seat).is_ai for turn in later):
-            raise NotAllowed("Someone has moved since your last turn; a takeback is only possible until the next "
-                             "player moves.")
+            raise NotAllowed(T("Someone has moved since your last turn; a takeback is only possible until the next "
+                             "player moves."))
         if not later and match.row.to_move == seat:
-            raise NotAllowed("Your turn is still going on; finish it first, then ask for a takeback.")
+            raise NotAllowed(T("Your turn is still going on; finish it first, then ask for a takeback."))
         kept = [mv for turn in turns[:last] for mv in turn]
         return kept, [mv for turn in turns[last:] for mv in turn]
 
@@ -150,7 +151,7 @@ class Takebacks:
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.take_back(tx, match.id, expected_ply=match.ply, undo=undo, now=now):
-                raise StalePosition("The position changed in the meantime; look at the board again.")
+                raise StalePosition(T("The position changed in the meantime; look at the board again."))
             new = Match(*await self.ctx.matches.read(tx, match.id))
             await self.ctx.outbox.add(tx, match.id, [announce.board(new, "takeback", by=requester,
                                                                     undone=len(undone), from_ply=undo.turn_start_ply),

@@ -1210,6 +1210,7 @@ class FakeDiscord:
             gid = int(p["guild_id"]) if "guild_id" in p else None
             out = [
                 {
+                    "description": "",  # Discord answers every command with one ("" for context menus)
                     **c,
                     "id": str(self._command_ids.setdefault(c["name"], self._snowflake())),
                     "application_id": str(self.application_id),

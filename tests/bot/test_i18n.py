@@ -16,8 +16,9 @@ from discord import app_commands
 from bot.discord.translator import CatalogTranslator
 from bot.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, TN, T, language_of, speaking
 from bot.model import NotAllowed
+from engines import GAMES
 from tests.bot.discord_harness import FakeDiscord
-from tests.bot.support import GUILD, boards, make_bot, said
+from tests.bot.support import GUILD, boards, make_bot, pinged, said
 
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("messages_tool", ROOT / "tools" / "messages.py")
@@ -88,7 +89,7 @@ async def test_every_command_and_option_has_a_valid_german_name_and_description(
 
     def check(node: dict, siblings: set[str]) -> None:
         name = node.get("name_localizations", {}).get("de", node["name"])
-        if node["name"] not in games | {"partner", "bots", "threads"}:   # proper names and shared words stay
+        if node["name"] not in games | {"partner", "bots", "threads", "code"}:   # proper names and shared words
             assert "de" in node.get("name_localizations", {}), node["name"]
         assert NAME.match(name) and name == name.lower(), name
         assert name not in siblings, name
@@ -102,8 +103,14 @@ async def test_every_command_and_option_has_a_valid_german_name_and_description(
             check(option, children)
 
     top: set[str] = set()
+    menus = [p for p in payloads if p.get("type") in (2, 3)]     # user and message context menus
     for payload in payloads:
-        check(payload, top)
+        if payload not in menus:
+            check(payload, top)
+    for menu in menus:      # a name only: 1-32 characters, any case, spaces allowed
+        name = menu.get("name_localizations", {}).get("de")
+        assert name and len(name) <= 32, menu["name"]
+    assert [m["name_localizations"]["de"] for m in menus] == ["Herausfordern zu…"]
     assert any(p["name_localizations"].get("de") == "partien" for p in payloads)
 
 
@@ -153,3 +160,90 @@ async def test_german_command_names_reach_discord_when_the_tree_is_synced(db, cl
         assert move["name_localizations"]["de"] == "zug"
         assert move["description_localizations"]["de"].startswith("Spiel deinen Tintas-Zug")
         assert synced["leaderboard"]["name_localizations"]["de"] == "rangliste"
+
+
+# ---- the features after the first catalog: takebacks, open seats, time away, records -----------------------------
+async def test_a_german_user_is_refused_a_takeback_in_german_and_an_english_one_in_english(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="en-US") as fake:
+        ann, bob = fake.user(11, "Ann"), fake.user(12, "Bob")
+        card = next(s for s in await fake.slash(ann, "tintas challenge", opponent=bob, time=3)
+                    if s.kind == "channel_message")
+        await fake.click(bob, card.button("Accept")["custom_id"], message=card)       # rated: 3 days per move
+        refused = said(await fake.slash(ann, "tintas takeback"))
+        assert "Zurücknahmen sind in gewerteten Partien auf diesem Server aus" in refused
+        assert "/einstellungen rücknahmen:an" in refused
+        fake.locale = "en-US"
+        assert "Takebacks are off in rated matches on this server" in said(await fake.slash(ann, "tintas takeback"))
+        await fake.settle()
+
+
+async def test_a_german_server_gets_a_german_open_seat_card_while_the_english_challenger_reads_english(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="en-US", guild_locale="de") as fake:
+        ann, bob = fake.user(11, "Ann"), fake.user(12, "Bob")
+        out = await fake.slash(ann, "rincala challenge", players=3)
+        assert "Open challenge posted" in said(out)
+        card = next(s for s in out if s.kind == "channel_message")
+        assert "Rincala mit Ann: 2 freie Plätze — drück **Beitreten**" in card.content
+        assert "fordert alle auf dem Server zu **Rincala** heraus" in card.text()
+        assert "Freie Plätze: 2 von 3" in card.text() and "open seat" not in card.text()
+        assert [c.get("label") for c in card.components] == ["Beitreten", "Zurückziehen"]
+        out = await fake.click(bob, card.button("Beitreten")["custom_id"], message=card)
+        assert "Beigetreten: <@12>" in out[-1].text() and "Freie Plätze: 1 von 3" in out[-1].text()
+        assert "Freie Plätze auf diesem Server" not in said(await fake.slash(bob, "matches"))   # Bob has a seat
+        fake.locale = "de"
+        listed = said(await fake.slash(fake.user(13, "Cy"), "matches"))
+        assert "**Freie Plätze auf diesem Server**" in listed and "1 freier Platz" in listed
+        await fake.settle()
+
+
+async def test_a_german_server_gets_a_german_takeback_request_and_board(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="en-US", guild_locale="de") as fake:
+        ann, bob = fake.user(11, "Ann"), fake.user(12, "Bob")
+        card = next(s for s in await fake.slash(ann, "tintas challenge", opponent=bob, time=0)
+                    if s.kind == "channel_message")
+        board = boards(await fake.click(bob, card.button("Annehmen")["custom_id"], message=card))[-1]
+        first = pinged(board, [ann, bob])
+        other = bob if first is ann else ann
+        value = next(v for v, _ in GAMES["tintas"].turn_suggestions(
+            (await fake.client.services.queries.get(1)).position, "", 5))
+        assert "Move played" in said(await fake.slash(first, "tintas move", move=value))
+        out = await fake.slash(first, "tintas takeback")
+        assert "Takeback requested" in said(out)                  # the English asker's own reply
+        request = next(s for s in out if s.kind == "channel_message")
+        assert "möchte den letzten eigenen Zug in Tintas #1" in request.content
+        assert [c.get("label") for c in request.components] == ["Zurücknahme annehmen", "Zurücknahme ablehnen"]
+        out = await fake.click(other, request.button("Zurücknahme annehmen")["custom_id"], message=request)
+        assert "Die Zurücknahme wurde angenommen" in fake.message(request.message_id).text()
+        again = boards(out)[-1]
+        assert "wurde zurückgenommen (1 Einzelzug rückgängig gemacht" in again.text()
+        await fake.settle()
+
+
+async def test_a_german_user_reads_settings_with_time_away_in_german(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="en-US") as fake:
+        out = said(await fake.slash(fake.user(11, "Ann"), "settings", away=3))
+        assert out.startswith("Du bist bis <t:")
+        lines = out.splitlines()
+        mine = next(i for i, line in enumerate(lines) if line.startswith("**Deine Benachrichtigungen:**"))
+        assert lines[mine + 1].startswith("**Abwesenheit:** abwesend bis <t:")     # right under the notifications
+        assert lines[-1].startswith("Erlaubte Abwesenheit:") and "Time away" not in out
+        refused = said(await fake.slash(fake.user(11, "Ann"), "settings", digest_hour=25))
+        assert "volle Stunde von 0 bis 23, nicht 25" in refused
+
+
+async def test_a_german_user_exports_an_english_record_with_a_german_message(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="de") as fake:
+        ann, bob = fake.user(11, "Ann"), fake.user(12, "Bob")
+        card = next(s for s in await fake.slash(ann, "tintas challenge", opponent=bob, time=0)
+                    if s.kind == "channel_message")
+        await fake.click(bob, card.button("Annehmen")["custom_id"], message=card)
+        await fake.click(ann, next(c for c in (await fake.slash(ann, "tintas resign"))[-1].components
+                                   if c.get("label") == "Ja, aufgeben")["custom_id"])
+        out = await fake.slash(ann, "match record", match="#1")
+        reply = next(s for s in out if s.files)
+        assert "📜 Die Mitschrift von Tintas #1" in reply.text()
+        record = dict(reply.files)["match-1.txt"].decode()
+        assert '[Termination "Ann resigned."]' in record                 # a file format: English, like PGN
+        assert "Nenne die Partie, die exportiert werden soll" in said(await fake.slash(ann, "match record", match=" "))
+        assert "ist keine Partienummer" in said(await fake.slash(ann, "match record", match="zwölf"))
+        await fake.settle()
