@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--level", type=int, default=3, choices=range(1, 6), help="the bot's level, 1-5")
     rebuild = sub.add_parser("rebuild-ratings", help="recompute every rating from the stored match log")
     rebuild.add_argument("--guild", type=int, default=None, help="only this server (default: all)")
+    compact = sub.add_parser("compact-db", help="archive the move logs of ended matches now (see bot/archiver.py)")
+    compact.add_argument("--batch", type=int, default=None, help="matches per transaction batch (default: 100)")
     args = parser.parse_args(argv)
 
     try:
@@ -60,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
                                             bots=args.bots, level=args.level))
     if args.command == "rebuild-ratings":
         return asyncio.run(rebuild_ratings(config.database_path, args.guild))
+    if args.command == "compact-db":
+        return asyncio.run(compact_db(config.database_path, batch=args.batch))
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
@@ -150,6 +154,29 @@ async def rebuild_ratings(path: str | Path, guild: int | None) -> int:
         await db.close()
     same = "unchanged" if before == after else "changed"
     print(f"Rebuilt ratings from {count} rated matches in {path}: {len(after)} ratings, {same}.")
+    return 0
+
+
+async def compact_db(path: str | Path, *, batch: int | None = None) -> int:
+    """Archive every ended match that is due (the archiver's rules, all at once), printing the progress.
+    Exit status 1 if some match's log does not reproduce its positions (those are left as they are)."""
+    from bot.archiver import ARCHIVE_BATCH, Tally, archive_all
+    from bot.services import Services
+    from bot.store import Database
+
+    def progress(total: Tally) -> None:
+        print(f"archived {total.archived} matches so far ({len(total.failed)} not reproducible)", flush=True)
+
+    db = await Database.open(path)
+    try:
+        total = await archive_all(Services(db), batch=batch or ARCHIVE_BATCH, progress=progress)
+    finally:
+        await db.close()
+    print(f"Compacted {db.path}: {total.archived} matches archived.")
+    if total.failed:
+        print(f"NOT archived, their logs do not reproduce the stored positions: "
+              f"{', '.join(f'#{m}' for m in total.failed)}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.ai_player import AIPlayer
+from bot.archiver import Archiver
 from bot.config import Config
 from bot.discord import guide, standings
 from bot.discord.commands import register_commands
@@ -57,6 +58,7 @@ class GameBot(discord.Client):
         self.poster = Poster(self)
         self._scheduler: Scheduler | None = None
         self._dispatcher: Dispatcher | None = None
+        self._archiver: Archiver | None = None      # compacts the records of ended matches (bot/archiver.py)
         self._ai: AIPlayer | None = None
         self.tree = GameTree(self)
         register_commands(self.tree)
@@ -120,6 +122,8 @@ class GameBot(discord.Client):
         if self.run_background:   # both catch up at once on whatever fell due while the bot was down
             self._scheduler.start()
             self._dispatcher.start()
+            self._archiver = Archiver(self.services)
+            self._archiver.start()
         if self.sync_commands:
             if self.config.dev_guild_id:
                 guild = discord.Object(self.config.dev_guild_id)
@@ -149,6 +153,8 @@ class GameBot(discord.Client):
                 await self._dispatcher.stop()
             if self._scheduler is not None:
                 await self._scheduler.stop()
+            if self._archiver is not None:
+                await self._archiver.stop()
         finally:
             try:
                 if self._services is not None:
