@@ -1,4 +1,5 @@
-"""Run the bot (``python -m bot``) or play in the terminal (``python -m bot play tintas``)."""
+"""Run the bot (``python -m bot``), play in the terminal (``python -m bot play tintas``), or move its database
+(``python -m bot migrate-db --from <url> --to <url>``)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--level", type=int, default=3, choices=range(1, 6), help="the bot's level, 1-5")
     rebuild = sub.add_parser("rebuild-ratings", help="recompute every rating from the stored match log")
     rebuild.add_argument("--guild", type=int, default=None, help="only this server (default: all)")
+    move = sub.add_parser("migrate-db", help="copy every match, move, rating and setting to an empty database"
+                          " (SQLite <-> PostgreSQL) and verify the copy; stop the bot first")
+    move.add_argument("--from", dest="source", required=True, help="the database to copy (URL or SQLite file)")
+    move.add_argument("--to", dest="target", required=True, help="the empty database to fill (URL or SQLite file)")
     args = parser.parse_args(argv)
 
     try:
@@ -58,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(play_in_terminal(args.game, players=args.players, variant=args.variant,
                                             seed=args.seed, out_dir=args.out, database=args.database,
                                             bots=args.bots, level=args.level))
+    if args.command == "migrate-db":
+        from bot.migrate_db import run
+        return asyncio.run(run(args.source, args.target))
     if args.command == "rebuild-ratings":
         return asyncio.run(rebuild_ratings(config.database_path, args.guild))
     if not config.token:
