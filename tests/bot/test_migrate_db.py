@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import shutil
 from pathlib import Path
+
+import pytest
 
 from bot.__main__ import main
 from bot.migrate_db import BATCH_ROWS, SKIPPED_TABLES, copy_order, tables
@@ -139,15 +142,33 @@ async def continue_on(where: str | Path, ids: dict[str, int]) -> None:
         await db.close()
 
 
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> tuple[Path, dict[str, int]]:
+    """The populated SQLite database, played once for the module (each test copies the closed file)."""
+    path = tmp_path_factory.mktemp("played") / "bot.sqlite3"
+    return path, asyncio.run(populate(path))
+
+
+@pytest.fixture
+def source(played, tmp_path) -> Path:
+    path = tmp_path / "bot.sqlite3"
+    shutil.copy(played[0], path)
+    return path
+
+
+@pytest.fixture
+def ids(played) -> dict[str, int]:
+    return played[1]
+
+
 def migrate(capsys, source: str | Path, target: str | Path) -> tuple[int, str, str]:
     code = main(["migrate-db", "--from", str(source), "--to", str(target)])
     out = capsys.readouterr()
     return code, out.out, out.err
 
 
-def test_sqlite_to_postgres_and_back_copies_every_row_and_play_continues(tmp_path, postgres_server, capsys):
-    source = tmp_path / "bot.sqlite3"
-    ids = asyncio.run(populate(source))
+def test_sqlite_to_postgres_and_back_copies_every_row_and_play_continues(source, ids, tmp_path, postgres_server,
+                                                                          capsys):
     before = asyncio.run(dump_at(source))
     name, url = postgres_server.new_database()
     try:
@@ -166,9 +187,7 @@ def test_sqlite_to_postgres_and_back_copies_every_row_and_play_continues(tmp_pat
         postgres_server.drop(name)
 
 
-def test_a_target_that_holds_matches_is_refused_and_left_unchanged(tmp_path, db_path, capsys):
-    source = tmp_path / "bot.sqlite3"
-    asyncio.run(populate(source))
+def test_a_target_that_holds_matches_is_refused_and_left_unchanged(source, db_path, capsys):
     assert migrate(capsys, source, db_path)[0] == 0
     before = asyncio.run(dump_at(db_path))
     code, out, err = migrate(capsys, source, db_path)
@@ -178,9 +197,7 @@ def test_a_target_that_holds_matches_is_refused_and_left_unchanged(tmp_path, db_
     assert asyncio.run(dump_at(db_path)) == before
 
 
-def test_a_target_with_only_settings_is_refused_too(tmp_path, db_path, capsys):
-    source = tmp_path / "bot.sqlite3"
-    asyncio.run(populate(source))
+def test_a_target_with_only_settings_is_refused_too(source, db_path, capsys):
 
     async def settings_only() -> None:
         db = await Database.open(db_path)
@@ -193,9 +210,7 @@ def test_a_target_with_only_settings_is_refused_too(tmp_path, db_path, capsys):
     assert sum(map(len, asyncio.run(dump_at(db_path)).values())) == 1
 
 
-def test_the_same_database_twice_is_refused(tmp_path, capsys):
-    source = tmp_path / "bot.sqlite3"
-    asyncio.run(populate(source))
+def test_the_same_database_twice_is_refused(source, capsys):
     before = asyncio.run(dump_at(source))
     code, _, err = migrate(capsys, source, f"sqlite:///{source.resolve()}")
     assert code == 2 and "the same database" in err
@@ -211,9 +226,7 @@ def test_the_same_postgres_database_twice_is_refused(postgres_server, capsys):
         postgres_server.drop(name)
 
 
-def test_unusable_locations_are_named_and_nothing_is_created(tmp_path, postgres_server, capsys):
-    source = tmp_path / "bot.sqlite3"
-    asyncio.run(populate(source))
+def test_unusable_locations_are_named_and_nothing_is_created(source, tmp_path, postgres_server, capsys):
     missing = tmp_path / "nowhere" / "missing.sqlite3"
     code, _, err = migrate(capsys, missing, tmp_path / "target.sqlite3")
     assert code == 2 and "the source database" in err and "does not exist" in err
@@ -224,9 +237,7 @@ def test_unusable_locations_are_named_and_nothing_is_created(tmp_path, postgres_
     assert code == 2 and "the target URL is unusable" in err
 
 
-def test_different_schema_versions_are_refused(tmp_path, db_path, capsys):
-    source = tmp_path / "bot.sqlite3"
-    asyncio.run(populate(source))
+def test_different_schema_versions_are_refused(source, db_path, capsys):
 
     async def newer_target() -> None:
         db = await Database.open(db_path)
@@ -240,9 +251,7 @@ def test_different_schema_versions_are_refused(tmp_path, db_path, capsys):
     assert not any(asyncio.run(dump_at(db_path)).values())
 
 
-def test_a_corrupted_position_fails_verification_naming_the_match(tmp_path, db_path, capsys):
-    source = tmp_path / "bot.sqlite3"
-    ids = asyncio.run(populate(source))
+def test_a_corrupted_position_fails_verification_naming_the_match(source, ids, db_path, capsys):
 
     async def corrupt() -> None:
         db = await Database.open(source)
@@ -257,9 +266,7 @@ def test_a_corrupted_position_fails_verification_naming_the_match(tmp_path, db_p
     assert err.count("match #") == 1      # only the corrupted one
 
 
-def test_a_failed_copy_is_rolled_back(tmp_path, postgres_server, capsys):
-    source = tmp_path / "bot.sqlite3"
-    ids = asyncio.run(populate(source))
+def test_a_failed_copy_is_rolled_back(source, ids, postgres_server, capsys):
 
     async def unconvertible() -> None:      # SQLite keeps text in an INTEGER column; PostgreSQL's BIGINT cannot
         db = await Database.open(source)
@@ -283,9 +290,7 @@ EXTRA_TABLE = {   # what a later migration might add: a child of matches with bi
 }
 
 
-def test_a_table_added_later_is_copied_without_code_changes(tmp_path, db_path, backend, capsys):
-    source = tmp_path / "bot.sqlite3"
-    asyncio.run(populate(source))
+def test_a_table_added_later_is_copied_without_code_changes(source, db_path, backend, capsys):
     blobs = {i: bytes(range(256)) * (i % 3) + bytes([i]) for i in range(1, 4)}
 
     async def add_table(where, ddl: str, rows: dict[int, bytes]) -> None:
@@ -322,9 +327,7 @@ async def test_every_table_is_copied_after_the_tables_it_references(db):
     assert {"matches"} <= by_name["outbox"].parents and by_name["moves"].key == ("match_id", "ply")
 
 
-def test_more_rows_than_one_batch_are_copied_in_key_order(tmp_path, db_path, capsys):
-    source = tmp_path / "bot.sqlite3"
-    asyncio.run(populate(source))
+def test_more_rows_than_one_batch_are_copied_in_key_order(source, db_path, capsys):
 
     async def many_channels() -> None:
         db = await Database.open(source)
