@@ -1,4 +1,5 @@
-"""Run the bot (``python -m bot``) or play in the terminal (``python -m bot play tintas``)."""
+"""Run the bot (``python -m bot``), play in the terminal (``python -m bot play tintas``), or move its database
+(``python -m bot migrate-db --from <url> --to <url>``)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     rebuild.add_argument("--guild", type=int, default=None, help="only this server (default: all)")
     compact = sub.add_parser("compact-db", help="archive the move logs of ended matches now (see bot/archiver.py)")
     compact.add_argument("--batch", type=int, default=None, help="matches per transaction batch (default: 100)")
+    move = sub.add_parser("migrate-db", help="copy every match, move, rating and setting to an empty database"
+                          " (SQLite <-> PostgreSQL) and verify the copy; stop the bot first")
+    move.add_argument("--from", dest="source", required=True, help="the database to copy (URL or SQLite file)")
+    move.add_argument("--to", dest="target", required=True, help="the empty database to fill (URL or SQLite file)")
     args = parser.parse_args(argv)
 
     try:
@@ -60,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(play_in_terminal(args.game, players=args.players, variant=args.variant,
                                             seed=args.seed, out_dir=args.out, database=args.database,
                                             bots=args.bots, level=args.level))
+    if args.command == "migrate-db":
+        from bot.migrate_db import run
+        return asyncio.run(run(args.source, args.target))
     if args.command == "rebuild-ratings":
         return asyncio.run(rebuild_ratings(config.database_path, args.guild))
     if args.command == "compact-db":

@@ -1,0 +1,396 @@
+"""Copy a whole database to another backend (``python -m bot migrate-db --from <url> --to <url>``) and verify it.
+
+Every table of the schema but ``schema_migrations`` is copied, found in the source's catalog (``sqlite_master`` or
+``information_schema``), so a table a later migration adds is copied without a change here. Tables go parents
+first (from their foreign keys), rows in primary-key order with their ids, in batches, all in ONE transaction on
+the target: a failure leaves the target as it was. The identity sequences (PostgreSQL) and ``sqlite_sequence``
+(SQLite) then continue after the copied ids. Verification reads the committed target through a fresh connection:
+row counts and a checksum per table equal the source's, and every match's move log replays to its stored
+position (the services' own check). The bot must be stopped meanwhile: nothing else may write to either side.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from bot.config import without_password
+from bot.store.db import Database, Tx, is_postgres, sqlite_path
+
+BATCH_ROWS = 1000              # rows per INSERT batch (and per read of the source)
+SKIPPED_TABLES = ("schema_migrations",)   # each side records its own migrations
+FLOAT_DIGITS = 12              # significant digits a float keeps in the checksum (both sides store IEEE doubles)
+PROGRESS_EVERY = 500           # matches replayed between two progress lines
+
+EXIT_OK = 0
+EXIT_FAILED = 1                # the copy failed (rolled back) or did not verify
+EXIT_REFUSED = 2               # nothing was written
+
+Say = Callable[[str], None]
+
+
+class Refused(Exception):
+    """The migration cannot start; nothing was written to the target."""
+
+
+class CopyFailed(Exception):
+    """The copy failed part-way; its transaction was rolled back."""
+
+
+class NotVerified(Exception):
+    """The copy was committed but does not match the source."""
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    columns: tuple[str, ...]
+    key: tuple[str, ...]           # the primary key, in key order (every column when the table has none)
+    parents: frozenset[str]        # the other tables its foreign keys reference
+
+
+def describe(where: str | Path) -> str:
+    """A location as the messages name it (no password)."""
+    return without_password(str(where)) if is_postgres(where) else str(where)
+
+
+def same_place(a: str | Path, b: str | Path) -> bool:
+    """Whether two locations are one database (one file, or one server database)."""
+    if is_postgres(a) != is_postgres(b):
+        return False
+    if not is_postgres(a):
+        pa, pb = sqlite_path(a), sqlite_path(b)
+        return pa == pb if ":memory:" in (pa, pb) else Path(pa).resolve() == Path(pb).resolve()
+
+    def key(url: str) -> tuple[Any, ...]:
+        parts = urlsplit(url)
+        query = dict(parse_qsl(parts.query))
+        host = parts.hostname or query.get("host", "localhost")
+        return host, parts.port or int(query.get("port", 5432)), parts.path.strip("/")
+
+    return key(str(a)) == key(str(b))
+
+
+async def one(db: Database | Tx, sql: str, params: Sequence[Any] = ()) -> Any:
+    """The one row a query always returns (an aggregate, a catalog function)."""
+    row = await db.fetchone(sql, params)
+    assert row is not None, sql
+    return row
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+# ---- the catalog ----
+
+async def tables(db: Database) -> list[Table]:
+    """Every table of ``db`` but the skipped ones, with its columns, key and parents, by name."""
+    found: list[Table] = []
+    if db.backend == "sqlite":
+        names = [r[0] for r in await db.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        for name in names:
+            if name in SKIPPED_TABLES:
+                continue
+            info = await db.fetchall(f"PRAGMA table_info({quote(name)})")
+            columns = tuple(r["name"] for r in info)
+            key = tuple(r["name"] for r in sorted((r for r in info if r["pk"]), key=lambda r: r["pk"]))
+            parents = {r["table"] for r in await db.fetchall(f"PRAGMA foreign_key_list({quote(name)})")}
+            found.append(Table(name, columns, key or columns, frozenset(parents - {name})))
+        return found
+    names = [r[0] for r in await db.fetchall(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        " AND table_type = 'BASE TABLE' ORDER BY table_name")]
+    for name in names:
+        if name in SKIPPED_TABLES:
+            continue
+        columns = tuple(r[0] for r in await db.fetchall(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND table_name = ? ORDER BY ordinal_position", (name,)))
+        key = tuple(r[0] for r in await db.fetchall(
+            "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
+            " AND a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass(?) AND i.indisprimary"
+            " ORDER BY array_position(i.indkey::int2[], a.attnum)", (quote(name),)))
+        parents = {r[0] for r in await db.fetchall(
+            "SELECT p.relname FROM pg_constraint c JOIN pg_class p ON p.oid = c.confrelid"
+            " WHERE c.contype = 'f' AND c.conrelid = to_regclass(?)", (quote(name),))}
+        found.append(Table(name, columns, key or columns, frozenset(parents - {name})))
+    return found
+
+
+def copy_order(found: Sequence[Table]) -> list[Table]:
+    """Parents before the tables that reference them (ties by name); a reference cycle is refused."""
+    by_name = {t.name: t for t in found}
+    done: list[Table] = []
+    placed: set[str] = set()
+    while len(done) < len(found):
+        ready = [t for t in found if t.name not in placed and all(p in placed or p not in by_name for p in t.parents)]
+        if not ready:
+            cycle = sorted(t.name for t in found if t.name not in placed)
+            raise Refused(f"the foreign keys of tables {', '.join(cycle)} form a cycle; cannot order the copy")
+        for t in sorted(ready, key=lambda t: t.name):
+            done.append(t)
+            placed.add(t.name)
+    return done
+
+
+async def schema_versions(db: Database) -> list[int]:
+    return [r[0] for r in await db.fetchall("SELECT version FROM schema_migrations ORDER BY version")]
+
+
+async def rows_in_key_order(tx: Tx, table: Table) -> AsyncIterator[list[tuple[Any, ...]]]:
+    """The rows of ``table`` in primary-key order, ``BATCH_ROWS`` at a time (keyset paging: each read is cheap)."""
+    cols = ", ".join(quote(c) for c in table.columns)
+    keys = ", ".join(quote(c) for c in table.key)
+    at = [table.columns.index(c) for c in table.key]
+    after: tuple[Any, ...] | None = None
+    while True:
+        if after is None:
+            rows = await tx.fetchall(f"SELECT {cols} FROM {quote(table.name)} ORDER BY {keys} LIMIT ?", (BATCH_ROWS,))
+        else:
+            marks = ", ".join("?" for _ in table.key)
+            rows = await tx.fetchall(f"SELECT {cols} FROM {quote(table.name)} WHERE ({keys}) > ({marks})"
+                                     f" ORDER BY {keys} LIMIT ?", (*after, BATCH_ROWS))
+        if not rows:
+            return
+        batch = [tuple(r) for r in rows]
+        yield batch
+        if len(batch) < BATCH_ROWS:
+            return
+        after = tuple(batch[-1][i] for i in at)
+
+
+# ---- identity sequences ----
+
+async def _serial_columns(db: Database) -> list[tuple[str, str]]:
+    """(table, column) of every column a new row's id comes from (AUTOINCREMENT, identity or serial)."""
+    if db.backend == "sqlite":
+        found: list[tuple[str, str]] = []
+        for name, sql in await db.fetchall("SELECT name, sql FROM sqlite_master WHERE type = 'table'"):
+            if "AUTOINCREMENT" in (sql or "").upper() and name not in SKIPPED_TABLES:
+                info = await db.fetchall(f"PRAGMA table_info({quote(name)})")
+                found.extend((name, r["name"]) for r in info if r["pk"] == 1)
+        return found
+    rows = await db.fetchall(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND (is_identity = 'YES' OR column_default LIKE 'nextval(%') ORDER BY table_name")
+    return [(r[0], r[1]) for r in rows if r[0] not in SKIPPED_TABLES]
+
+
+async def high_water(db: Database) -> dict[str, int]:
+    """Per table, the highest id its sequence ever gave out (deleted rows' ids are not given out again)."""
+    marks: dict[str, int] = {}
+    if db.backend == "sqlite":
+        if not await db.fetchone("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'"):
+            return marks
+        for name, seq in await db.fetchall("SELECT name, seq FROM sqlite_sequence"):
+            marks[name] = max(marks.get(name, 0), int(seq))
+        return marks
+    for name, column in await _serial_columns(db):
+        seq = (await one(db, "SELECT pg_get_serial_sequence(?, ?)", (quote(name), column)))[0]
+        if seq:
+            last, called = await one(db, f"SELECT last_value, is_called FROM {seq}")
+            marks[name] = int(last) if called else int(last) - 1
+    return marks
+
+
+async def continue_sequences(tx: Tx, backend: str, serials: list[tuple[str, str]], marks: dict[str, int]) -> None:
+    """Make the next id of every serial column follow both the copied ids and the source's high-water mark."""
+    for name, column in serials:
+        top = (await one(tx, f"SELECT COALESCE(MAX({quote(column)}), 0) FROM {quote(name)}"))[0]
+        last = max(int(top), marks.get(name, 0))
+        if backend == "sqlite":
+            await tx.execute("DELETE FROM sqlite_sequence WHERE name = ?", (name,))
+            if last:
+                await tx.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", (name, last))
+        else:
+            await tx.execute("SELECT setval(pg_get_serial_sequence(?, ?), ?, false)", (quote(name), column, last + 1))
+
+
+# ---- checksums ----
+
+def normalized(value: Any) -> bytes:
+    """One value as the checksum sees it, the same from either backend."""
+    if value is None:
+        return b"N"
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, int):
+        return b"i" + str(value).encode()
+    if isinstance(value, float):
+        return b"f" + format(value, f".{FLOAT_DIGITS}g").encode()
+    if isinstance(value, str):
+        data = value.encode("utf-8")
+        return b"s" + str(len(data)).encode() + b":" + data
+    if isinstance(value, bytes | bytearray | memoryview):
+        data = bytes(value)
+        return b"b" + str(len(data)).encode() + b":" + data
+    raise TypeError(f"a value of type {type(value).__name__} cannot be compared across backends")
+
+
+async def checksum(db: Database, table: Table) -> tuple[int, str]:
+    """(rows, SHA-256 of every row's normalized values in primary-key order)."""
+    digest = hashlib.sha256()
+    count = 0
+    async with db.reading() as tx:
+        async for batch in rows_in_key_order(tx, table):
+            for row in batch:
+                digest.update(b"|".join(normalized(v) for v in row) + b"\n")
+            count += len(batch)
+    return count, digest.hexdigest()
+
+
+# ---- the migration ----
+
+def _usable(where: str, role: str) -> None:
+    """Refuse a location that cannot be one: a malformed SQLite URL, or a source file that does not exist
+    (opening it would create an empty one)."""
+    if is_postgres(where):
+        return
+    try:
+        path = sqlite_path(where)
+    except ValueError as exc:
+        raise Refused(f"the {role} URL is unusable: {exc}") from None
+    if role == "source" and (path == ":memory:" or not Path(path).is_file()):
+        raise Refused(f"the source database {describe(where)} does not exist")
+
+
+async def _open(where: str, role: str) -> Database:
+    try:
+        return await Database.open(where)
+    except Exception as exc:
+        raise Refused(f"cannot open the {role} database {describe(where)}: {type(exc).__name__}: {exc}") from None
+
+
+async def _check(source: Database, target: Database) -> list[Table]:
+    """The tables to copy, in copy order, once the two schemas agree and the target is empty."""
+    src_versions, dst_versions = await schema_versions(source), await schema_versions(target)
+    if src_versions != dst_versions:
+        raise Refused(f"the schema versions differ: migrations {sorted(set(src_versions) - set(dst_versions))} only"
+                      f" in the source, {sorted(set(dst_versions) - set(src_versions))} only in the target"
+                      " (migrate with the code of the newer one)")
+    src_tables, dst_tables = await tables(source), await tables(target)
+    dst_by_name = {t.name: t for t in dst_tables}
+    if set(dst_by_name) != {t.name for t in src_tables}:
+        src_names = {t.name for t in src_tables}
+        raise Refused(f"the tables differ: only in the source {sorted(src_names - set(dst_by_name))},"
+                      f" only in the target {sorted(set(dst_by_name) - src_names)}")
+    for table in src_tables:
+        if set(table.columns) != set(dst_by_name[table.name].columns):
+            raise Refused(f"the columns of table {table.name} differ: source {list(table.columns)},"
+                          f" target {list(dst_by_name[table.name].columns)}")
+    matches = (await one(target, "SELECT COUNT(*) FROM matches"))[0] if "matches" in dst_by_name else 0
+    if matches:
+        raise Refused(f"the target already holds {matches} matches; migrate only into an empty database")
+    for table in dst_tables:
+        rows = (await one(target, f"SELECT COUNT(*) FROM {quote(table.name)}"))[0]
+        if rows:
+            raise Refused(f"the target is not empty: table {table.name} holds {rows} rows;"
+                          " migrate only into an empty database")
+    return copy_order(src_tables)
+
+
+async def _copy(source: Database, target: Database, order: list[Table], say: Say) -> None:
+    serials = await _serial_columns(target)
+    marks = await high_water(source)
+    current = ""
+    try:
+        async with target.transaction() as dst, source.reading() as src:
+            if target.backend == "sqlite":
+                await dst.execute("PRAGMA defer_foreign_keys = ON")   # a row may reference a later row of its table
+            for table in order:
+                current = table.name
+                cols = ", ".join(quote(c) for c in table.columns)
+                marks_sql = ", ".join("?" for _ in table.columns)
+                insert = f"INSERT INTO {quote(table.name)} ({cols}) VALUES ({marks_sql})"
+                copied = 0
+                async for batch in rows_in_key_order(src, table):
+                    await dst.executemany(insert, batch)
+                    copied += len(batch)
+                say(f"copied {table.name}: {copied} rows")
+            current = "(identity sequences)"
+            await continue_sequences(dst, target.backend, serials, marks)
+    except Exception as exc:
+        raise CopyFailed(f"copying table {current} failed ({type(exc).__name__}: {exc}); the copy was rolled back,"
+                         f" the target holds nothing of it") from exc
+
+
+async def _verify(source: Database, where: str, order: list[Table], say: Say) -> None:
+    """Compare every table with the source, then replay every match on a fresh connection to the target."""
+    from bot.services import Services
+
+    target = await Database.open(where)
+    try:
+        problems: list[str] = []
+        for table in order:
+            (n_src, sum_src), (n_dst, sum_dst) = await checksum(source, table), await checksum(target, table)
+            if n_src != n_dst:
+                problems.append(f"table {table.name}: {n_src} rows in the source, {n_dst} in the target")
+            elif sum_src != sum_dst:
+                problems.append(f"table {table.name}: the rows differ from the source's (checksum)")
+            else:
+                say(f"verified {table.name}: {n_dst} rows, checksum {sum_dst[:12]}")
+        services = Services(target)
+        ids = [r[0] for r in await target.fetchall("SELECT id FROM matches ORDER BY id")]
+        for n, match_id in enumerate(ids, 1):
+            try:
+                ok = await services.queries.log_reproduces_position(match_id)
+            except Exception as exc:
+                ok = False
+                problems.append(f"match #{match_id}: its move log cannot be replayed ({type(exc).__name__}: {exc})")
+            else:
+                if not ok:
+                    problems.append(f"match #{match_id}: replaying its move log does not reproduce its stored position")
+            if n % PROGRESS_EVERY == 0:
+                say(f"replayed {n} of {len(ids)} matches")
+        say(f"replayed {len(ids)} matches")
+        if problems:
+            raise NotVerified("; ".join(problems))
+    finally:
+        await target.close()
+
+
+async def migrate_db(source_url: str, target_url: str, *, say: Say = print) -> None:
+    """Copy ``source_url`` into the empty ``target_url`` and verify it; raises ``Refused`` (nothing written),
+    ``CopyFailed`` (rolled back) or ``NotVerified`` (the copy is committed but differs)."""
+    _usable(source_url, "source")
+    _usable(target_url, "target")
+    if same_place(source_url, target_url):
+        raise Refused(f"the source and the target are the same database ({describe(source_url)})")
+    source = await _open(source_url, "source")
+    try:
+        target = await _open(target_url, "target")
+        try:
+            order = await _check(source, target)
+            say(f"copying {describe(source_url)} ({source.backend}) to {describe(target_url)} ({target.backend}):"
+                f" {len(order)} tables")
+            await _copy(source, target, order, say)
+        finally:
+            await target.close()
+        await _verify(source, target_url, order, say)
+    finally:
+        await source.close()
+
+
+async def run(source_url: str, target_url: str, *, say: Say = print) -> int:
+    """The command: progress and a summary on stdout, a refusal or failure as one line on stderr; the exit code."""
+    try:
+        await migrate_db(source_url, target_url, say=say)
+    except Refused as exc:
+        print(f"migrate-db refused: {exc}. Nothing was written.", file=sys.stderr)
+        return EXIT_REFUSED
+    except CopyFailed as exc:
+        print(f"migrate-db failed: {exc}. Fix the cause and rerun.", file=sys.stderr)
+        return EXIT_FAILED
+    except NotVerified as exc:
+        print(f"migrate-db copied everything but verification FAILED: {exc}. The target keeps the copy: do not run"
+              " the bot on it; drop it (or delete the file), fix the source and rerun.", file=sys.stderr)
+        return EXIT_FAILED
+    say(f"migrated and verified: {describe(source_url)} -> {describe(target_url)}")
+    return EXIT_OK
