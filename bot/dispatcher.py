@@ -73,12 +73,13 @@ class Dispatcher(WakeableLoop):
     max_sleep = IDLE_SLEEP
 
     def __init__(self, services: Services, deliver: Deliver, *, owner: str | None = None,
-                 batch: int = MATCHES_PER_PASS):
+                 batch: int = MATCHES_PER_PASS, lease: timedelta = LEASE):
         super().__init__()
         self.services = services
         self.deliver = deliver
         self.owner = owner or owner_name()
         self.batch = batch          # matches claimed at a time
+        self.lease = lease          # how long a claim holds before another process may take the rows
         self._unsubscribe = services.events.announcements.subscribe(lambda _match_id: self._wake.set())
         self.delivered = 0
         self.failed = 0       # rows given up on
@@ -100,7 +101,7 @@ class Dispatcher(WakeableLoop):
         count = 0
         while True:
             now = self.services.clock()
-            rows = await self.services.outbox.claim(now=iso(now), until=iso(now + LEASE), owner=self.owner,
+            rows = await self.services.outbox.claim(now=iso(now), until=iso(now + self.lease), owner=self.owner,
                                                     match_id=match_id, matches=self.batch)
             if not rows:
                 return count
