@@ -107,6 +107,12 @@ class Tx(ABC):
         another transaction's (SQLite transactions are serial already: nothing to do there)."""
 
     @abstractmethod
+    async def lock_free_matches(self, match_ids: Sequence[int]) -> list[int]:
+        """Hold those of these match rows no other transaction holds, skipping the others (``FOR UPDATE SKIP
+        LOCKED``): several processes claiming work each take different matches instead of queueing on one lock.
+        SQLite transactions are serial already: all of them, in order."""
+
+    @abstractmethod
     async def serialize(self, key: str) -> None:
         """Transactions that call this with the same ``key`` run one after another, from here to their end
         (a read-decide-write on rows that may not exist yet; SQLite transactions are serial already)."""

@@ -14,6 +14,8 @@ from bot.store.db import Database, Tx
 from bot.store.rows import Announcement, OutboxRow
 
 COLUMNS = "id, match_id, kind, payload, created_at, due_at, expires_at, attempts"
+CANDIDATES = 4     # matches looked at per match claimed: those another claimer holds are skipped, not waited for
+CLAIM_TRIES = 5    # looks again when every match seen was claimed by another in the meantime
 
 
 def _row(r) -> OutboxRow:
@@ -35,25 +37,40 @@ class OutboxStore:
 
     async def claim(self, *, now: str, until: str, owner: str, match_id: int | None = None,
                     matches: int = 8) -> list[OutboxRow]:
-        """Claim every due row of up to ``matches`` matches none of whose rows another owner holds."""
+        """Claim every due row of up to ``matches`` matches none of whose rows another owner holds.
+
+        Each claimer holds the match rows it claims for (``lock_free_matches``: on PostgreSQL ``FOR UPDATE SKIP
+        LOCKED``), so concurrent dispatchers take different matches side by side; once held, a statement that
+        sees every claim committed before the lock was had drops the matches claimed meanwhile.
+        """
         only = "" if match_id is None else " AND o.match_id = ?"
         params: tuple = (now, now) if match_id is None else (now, now, match_id)
-        async with self.db.transaction() as tx:
-            await tx.serialize("outbox-claim")   # claims of concurrent dispatchers one after another: none is shared
-            picked = await tx.fetchall(
-                "SELECT DISTINCT o.match_id FROM outbox o WHERE o.done_at IS NULL AND o.due_at <= ?"
-                " AND NOT EXISTS (SELECT 1 FROM outbox h WHERE h.match_id = o.match_id AND h.done_at IS NULL"
-                f" AND h.claimed_until > ?){only} ORDER BY o.match_id LIMIT {int(matches)}", params)
-            if not picked:
-                return []
-            ids = [r[0] for r in picked]
-            marks = ",".join("?" * len(ids))
-            await tx.execute(f"UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE done_at IS NULL"
-                             f" AND due_at <= ? AND match_id IN ({marks})", (until, owner, now, *ids))
-            rows = await tx.fetchall(f"SELECT {COLUMNS} FROM outbox WHERE claimed_by = ? AND claimed_until = ?"
-                                     f" AND done_at IS NULL AND match_id IN ({marks}) ORDER BY id",
-                                     (owner, until, *ids))
-        return [_row(r) for r in rows]
+        for _ in range(CLAIM_TRIES):    # another claimer took the matches seen meanwhile: look again
+            async with self.db.transaction() as tx:
+                found = await tx.fetchall(
+                    "SELECT DISTINCT o.match_id FROM outbox o WHERE o.done_at IS NULL AND o.due_at <= ?"
+                    " AND NOT EXISTS (SELECT 1 FROM outbox h WHERE h.match_id = o.match_id AND h.done_at IS NULL"
+                    f" AND h.claimed_until > ?){only} ORDER BY o.match_id LIMIT {int(matches) * CANDIDATES}", params)
+                if not found:
+                    return []
+                ids = await tx.lock_free_matches([r[0] for r in found])
+                if ids:     # held now, so no claim on them can come in; one claimed before the lock was had shows
+                    marks = ",".join("?" * len(ids))
+                    held = {r[0] for r in await tx.fetchall(
+                        f"SELECT DISTINCT match_id FROM outbox WHERE match_id IN ({marks}) AND done_at IS NULL"
+                        " AND claimed_until > ?", (*ids, now))}
+                    ids = [i for i in ids if i not in held][:matches]
+                if not ids:
+                    continue
+                marks = ",".join("?" * len(ids))
+                await tx.execute("UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE done_at IS NULL"
+                                 f" AND due_at <= ? AND match_id IN ({marks})", (until, owner, now, *ids))
+                rows = await tx.fetchall(f"SELECT {COLUMNS} FROM outbox WHERE claimed_by = ? AND claimed_until = ?"
+                                         f" AND done_at IS NULL AND match_id IN ({marks}) ORDER BY id",
+                                         (owner, until, *ids))
+            if rows:
+                return [_row(r) for r in rows]
+        return []
 
     async def done(self, tx: Tx | None, row_id: int, *, now: str, result: str = "sent",
                    message_id: int | None = None, owner: str | None = None) -> bool:

@@ -79,6 +79,11 @@ class PostgresTx(Tx):
     async def lock_match(self, match_id: int) -> None:
         await self._conn.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", match_id)
 
+    async def lock_free_matches(self, match_ids: Sequence[int]) -> list[int]:
+        rows = await self._conn.fetch("SELECT id FROM matches WHERE id = ANY($1::bigint[]) ORDER BY id"
+                                      " FOR UPDATE SKIP LOCKED", list(match_ids))
+        return [r[0] for r in rows]
+
     async def serialize(self, key: str) -> None:
         await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 

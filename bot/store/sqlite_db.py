@@ -46,6 +46,10 @@ class SqliteTx(Tx):
     async def lock_match(self, match_id: int) -> None:
         """Nothing to do: a SQLite transaction (BEGIN IMMEDIATE) holds the whole database."""
 
+    async def lock_free_matches(self, match_ids: Sequence[int]) -> list[int]:
+        """All of them: a SQLite transaction holds the whole database."""
+        return list(match_ids)
+
     async def serialize(self, key: str) -> None:
         """Nothing to do: SQLite transactions run one after another already."""
 
