@@ -422,6 +422,8 @@ ANALYZE_TURN_NEEDS_RECORD = N_("turn: picks a position in an attached record; a 
 ANALYZE_CODE_TOO_LONG = N_("That code has {length:,} characters; no {game} position code is that long.")
 ANALYZE_BAD_CODE = N_("That is no {game} position code: {reason}")
 ANALYZE_BUSY = N_("The search did not finish in time; please try again in a moment.")
+ANALYZE_RATED_IN_PLAY = N_("That is the position of a rated match in progress: no analysis of it until the match "
+                           "has ended (hints are for casual matches).")
 ANALYSIS_TITLE = N_("{game} — analysis of {where}")
 ANALYSIS_WHERE_CODE = N_("a position code")
 ANALYSIS_WHERE_RECORD = N_("the position after turn {turn} of {source}")

@@ -60,6 +60,13 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
         if away_allowance is not None and not _is_admin(interaction):
             raise NotAllowed(T(wording.AWAY_ADMIN_ONLY))
         check_personal(away, away_allowance, digest_hour, timezone)    # all refusals before any change
+        told = ""
+        if away is not None:      # first: it may still be refused (the allowance, not away), before anything changed
+            status = await services.away.set(guild, interaction.user.id, away)
+            for match_id in status.notified:     # the notices in the matches' channels, at once
+                await app(interaction).dispatcher.deliver_pending(match_id)
+            told = _(wording.AWAY_SET).format(until=timestamp(status.until, "D"), matches=status.matches) \
+                if status.until else _(wording.AWAY_BACK)
         if away_allowance is not None:
             await services.away.set_allowance(guild, away_allowance)
         if notify is not None and notify != "digest":
@@ -67,13 +74,6 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
         if notify == "digest" or digest_hour is not None or timezone is not None:
             await services.digests.choose(interaction.user.id, on=True if notify == "digest" else None,
                                           hour=digest_hour, timezone=timezone)
-        told = ""
-        if away is not None:
-            status = await services.away.set(guild, interaction.user.id, away)
-            for match_id in status.notified:     # the notices in the matches' channels, at once
-                await app(interaction).dispatcher.deliver_pending(match_id)
-            told = _(wording.AWAY_SET).format(until=timestamp(status.until, "D"), matches=status.matches) \
-                if status.until else _(wording.AWAY_BACK)
         server = await store.guild(guild)
         if admin_change:
             server = await store.update_guild(

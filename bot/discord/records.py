@@ -81,6 +81,8 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
                     turn=len(rec.turns) if turn is None else turn, source=quote(record.filename[:SOURCE_NAME]))
             else:
                 raise BadInput(T(wording.ANALYZE_NEEDS_INPUT))
+            if await app(interaction).services.matches.in_rated_play(state.encode()):
+                raise NotAllowed(T(wording.ANALYZE_RATED_IN_PLAY))
             text = await analysis(interaction, game, state, names, seed=zlib.crc32(state.encode().encode()))
             await show(interaction, _(wording.ANALYSIS_TITLE).format(game=game.title, where=where), text, state,
                        previous, last_turn, names)

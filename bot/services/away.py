@@ -99,6 +99,9 @@ class Away:
         store = self.ctx.away
         moved: list[tuple[int, str, str | None]] = []
         async with self.ctx.db.transaction() as tx:
+            await tx.serialize(f"away:{guild_id}:{user_id}")        # one change of this absence at a time
+            for match_id in sorted(await store.timed_matches(tx, guild_id, user_id)):
+                await tx.lock_match(match_id)    # a move landing now either comes first (and is shifted) or sees this
             allowance = await self._allowance(tx, guild_id)
             current = await store.current(tx, guild_id, user_id, iso(now))
             if days == 0:

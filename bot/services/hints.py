@@ -51,6 +51,7 @@ class Hints:
         others = [p for p in match.seated if p.user_id != user_id and not p.is_ai]
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
+            await tx.lock_match(match.id)     # two hints at once: logged and told once
             row = await tx.fetchone("SELECT status, ply FROM matches WHERE id = ?", (match.id,))
             if row is None or row[0] != "active" or row[1] != match.ply:
                 raise StalePosition(T("The position changed while I was thinking; ask again on your next turn."))

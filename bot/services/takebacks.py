@@ -57,7 +57,7 @@ class Takebacks:
         if match.row.takeback_ply == match.ply:
             raise StalePosition(T("A takeback request is already open in this position."))
         if not self._answerers(match, user_id):
-            return await self._undo(match, user_id, agreed=(user_id,))
+            return await self._undo(match, user_id, agreed=(user_id,), requested=False)
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.request_takeback(tx, match.id, ply=match.ply, user_id=user_id):
@@ -128,7 +128,7 @@ class Takebacks:
         kept = [mv for turn in turns[:last] for mv in turn]
         return kept, [mv for turn in turns[last:] for mv in turn]
 
-    async def _undo(self, match: Match, requester: int, *, agreed: tuple[int, ...]) -> Match:
+    async def _undo(self, match: Match, requester: int, *, agreed: tuple[int, ...], requested: bool = True) -> Match:
         """Undo the requester's last turn (and the bot's replies after it) in one transaction."""
         kept, undone = await self._undoable(match, requester)
         row = match.row
@@ -150,8 +150,10 @@ class Takebacks:
                     last_seat=remaining[-1][0].seat if remaining else None, actor_id=requester, detail=detail)
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
-            if not await self.ctx.matches.take_back(tx, match.id, expected_ply=match.ply, undo=undo, now=now):
+            if not await self.ctx.matches.take_back(tx, match.id, expected_ply=match.ply, undo=undo, now=now,
+                                                    requested=requested):
                 raise StalePosition(T("The position changed in the meantime; look at the board again."))
+            await self.ctx.away.defer_new_clock(tx, match.id, now)   # the turn goes back to someone maybe away
             new = Match(*await self.ctx.matches.read(tx, match.id))
             await self.ctx.outbox.add(tx, match.id, [announce.board(new, "takeback", by=requester,
                                                                     undone=len(undone), from_ply=undo.turn_start_ply),

@@ -182,6 +182,7 @@ class MatchStore:
     async def agree_to_takeback(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> tuple[int, ...] | None:
         """Add ``user_id`` to those who agree to the request made at ``ply``; everyone who agrees, or None if that
         request is no longer open."""
+        await tx.lock_match(match_id)       # two acceptances at once must not lose one another
         row = await tx.fetchone("SELECT takeback_accepted FROM matches WHERE id = ? AND ply = ? AND takeback_ply = ?"
                                 " AND status = 'active'", (match_id, ply, ply))
         if row is None:
@@ -198,17 +199,21 @@ class MatchStore:
                                    " AND takeback_ply = ? AND ply = ?", (match_id, ply, ply))
         return changed == 1
 
-    async def take_back(self, tx: Tx, match_id: int, *, expected_ply: int, undo: Undo, now: str) -> bool:
-        """Undo ``undo.plies`` if the match is still active at ``expected_ply``: the rows stay, marked with the
-        takeback's event; the match advances one ply (so every button, cache and guard of the old position is
-        stale) and stands where ``undo`` says."""
+    async def take_back(self, tx: Tx, match_id: int, *, expected_ply: int, undo: Undo, now: str,
+                        requested: bool = True) -> bool:
+        """Undo ``undo.plies`` if the match is still active at ``expected_ply`` (and, when ``requested``, the
+        request made there is still open — a decline after the last acceptance withdraws it): the rows stay,
+        marked with the takeback's event; the match advances one ply (so every button, cache and guard of the
+        old position is stale) and stands where ``undo`` says."""
+        still_open = " AND takeback_ply = ?" if requested else ""
         changed = await tx.execute(
             "UPDATE matches SET ply = ply + 1, position = ?, to_move = ?, whole_turns = whole_turns - ?,"
             " turn_start_ply = ?, last_seat = ?, deadline_at = ?, remind_at = ?, draw_offer_ply = NULL,"
             " draw_accepted = NULL, takeback_ply = NULL, takeback_accepted = NULL"
-            " WHERE id = ? AND ply = ? AND status = 'active'",
+            f" WHERE id = ? AND ply = ? AND status = 'active'{still_open}",
             (undo.position, undo.to_move, undo.whole_turns, undo.turn_start_ply, undo.last_seat,
-             undo.clock.deadline_at, undo.clock.remind_at, match_id, expected_ply))
+             undo.clock.deadline_at, undo.clock.remind_at, match_id, expected_ply)
+            + ((expected_ply,) if requested else ()))
         if changed != 1:
             return False
         event = await tx.insert("INSERT INTO match_events (match_id, at, actor_id, action, detail)"
@@ -304,6 +309,12 @@ class MatchStore:
         in_force = [mv for mv, _ in archived if mv.undone_by is None]
         first = max((mv.ply for mv in in_force if mv.ply <= start), default=0)
         return [mv for mv in in_force if mv.ply >= first]
+
+    async def in_rated_play(self, position: str) -> bool:
+        """Whether a rated (timed) match anywhere is now at ``position`` (analysis of it would be a secret hint)."""
+        row = await self.db.fetchone("SELECT 1 FROM matches WHERE status = 'active' AND time_per_move IS NOT NULL"
+                                     " AND position = ? LIMIT 1", (position,))
+        return row is not None
 
     async def position_at(self, match_id: int, ply: int) -> str | None:
         rows, archived = await self._log(f"SELECT {LOG_COLUMNS} FROM moves WHERE match_id = ? AND ply = ?"

@@ -70,7 +70,7 @@ async def export(fake, who, match_id: int = 1) -> tuple[object, str]:
 @pytest.mark.parametrize("game", ["tintas", "rincala", "quincala"])
 async def test_a_record_exported_and_read_back_by_analyze_shows_the_matchs_position(fake, people, game):
     ann, bob, cy = people
-    await start(fake, people, game, time=3)
+    await start(fake, people, game, time=0)                  # casual: a rated match in progress is not analysed
     await play_turns(fake, people, game, 5)
     match = await fake.client.services.queries.get(1)
     sent, text = await export(fake, cy)                      # a spectator may export any match of the server
@@ -232,3 +232,16 @@ async def test_hint_against_the_bot_is_allowed_and_recorded(fake, people):
     assert private_file(out, "board.png")
     assert not [s for s in out if s.kind == "channel_message"]          # no human opponent to tell
     assert [e[2] for e in await fake.client.services.matches.events(1)] == ["hint"]
+
+
+async def test_analyze_refuses_the_position_of_a_rated_match_in_progress(fake, people):
+    """A player of a rated match cannot get its best turns in secret through /match record and /analyze."""
+    board = await start(fake, people, time=3)
+    mover = pinged(board, people[:2])
+    match = await fake.client.services.queries.get(1)
+    out = await fake.slash(mover, "tintas analyze", code=match.position.encode())
+    assert "rated match in progress" in said(out)
+    assert not any(s.files for s in out)
+    text = (await fake.client.services.queries.get(1)).position.encode()
+    out = await fake.slash(people[2], "tintas analyze", code=text)     # a spectator neither
+    assert "rated match in progress" in said(out)

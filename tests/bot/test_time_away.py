@@ -183,3 +183,13 @@ async def test_admins_set_the_allowance_and_zero_forbids_time_away(fake, people)
     await fake.slash(admin, "settings", away_allowance=0)
     assert "does not allow time away" in said(await fake.slash(ann, "settings", away=1))
     assert "0 to 365 days" in said(await fake.slash(admin, "settings", away_allowance=-3))
+
+
+async def test_a_refused_absence_changes_no_other_setting_given_with_it(fake, people):
+    await start(fake, people)
+    ann = int(people[0]["id"])
+    before = await fake.client.services.settings.notify(ann)
+    assert before != "off"
+    out = await fake.slash(people[0], "settings", notify="off", away=0)     # not away: refused
+    assert "You are not away" in said(out) and "nothing was changed" in said(out)
+    assert await fake.client.services.settings.notify(ann) == before
