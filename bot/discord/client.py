@@ -15,6 +15,7 @@ from bot.config import Config
 from bot.discord import guide, standings
 from bot.discord.commands import register_commands
 from bot.discord.interaction import tell
+from bot.discord.locales import LocaleMemory
 from bot.discord.post import Poster
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
@@ -56,6 +57,7 @@ class GameBot(discord.Client):
         self.render_processes = render_processes  # 0: draw in a thread (tests); None: one process per core
         self._renders: RenderPool | None = None
         self.poster = Poster(self)
+        self.locales = LocaleMemory()     # each user's Discord locale as last stored (DMs speak it)
         self._scheduler: Scheduler | None = None
         self._dispatcher: Dispatcher | None = None
         self._archiver: Archiver | None = None      # compacts the records of ended matches (bot/archiver.py)

@@ -76,11 +76,26 @@ async def acknowledged(interaction: discord.Interaction, *, private: bool = True
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=private, thinking=True)
+    await remember_locale(interaction)
     with speaking(interaction.locale):
         try:
             yield
         except ServiceError as exc:
             await tell(interaction, str(exc))
+
+
+async def remember_locale(interaction: discord.Interaction) -> None:
+    """Store the user's Discord locale for their direct messages (after the defer; a write only when it changed
+    since this process last stored it). A failure is logged, never the user's problem: the command goes on."""
+    bot = app(interaction)
+    memory = getattr(bot, "locales", None)
+    if memory is None:          # a client that is not the game bot (a bare tree in a test)
+        return
+    locale = getattr(interaction.locale, "value", interaction.locale)
+    try:
+        await memory.remember(bot.services.settings, interaction.user.id, str(locale or ""))
+    except Exception:   # noqa: BLE001 - the locale is a nicety; the command must not fail for it
+        log.warning("could not remember the locale of user %s", interaction.user.id, exc_info=True)
 
 
 async def finish(interaction: discord.Interaction, text: str | None = None, *,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -30,7 +31,7 @@ from bot.discord.cards import (
 )
 from bot.discord.views import draw_view, takeback_view
 from bot.dispatcher import Delivered, PermanentFailure
-from bot.i18n import T, _, language_of, speaking
+from bot.i18n import T, _, current, language_of, speaking
 from bot.model import Match, NotFound
 from bot.services import announce
 from bot.services.context import REPLY_TOKEN_LIFETIME, iso
@@ -134,8 +135,11 @@ class Poster:
             await self.services.matches.set_message(tx, match.id, "board_message_id", message.id)
         link = jump_url(match.row.guild_id, channel_id, message.id)
         note = wording.result_text(match) if match.is_over else _("It is your move.")
-        dms = [Announcement("dm", {"user_id": u, "text": f"{wording.board_caption(match)}\n{note}\n{link}",
-                                   "fallback": note}) for u, how in prefs.items() if how == "dm"]
+
+        def dm_text() -> str:     # composed again in each reader's language
+            told = wording.result_text(match) if match.is_over else _("It is your move.")
+            return f"{wording.board_caption(match)}\n{told}\n{link}"
+        dms = [await self._dm_row(u, dm_text, note) for u, how in prefs.items() if how == "dm"]
         return Delivered("sent", message.id, dms)
 
     async def _position_at(self, match: Match, ply: int, from_ply: int) -> tuple[State, State | None, list[str]]:
@@ -230,8 +234,8 @@ class Poster:
         link = jump_url(match.row.guild_id, match.row.channel_id, match.row.board_message_id or 0)
         text = wording.reminder_text(match)
         if pref in ("dm", "digest"):
-            return Delivered("sent", follow_ups=[Announcement("dm", {"user_id": who.user_id, "text": f"{text}\n{link}",
-                                                                    "fallback": text})])
+            return Delivered("sent", follow_ups=[await self._dm_row(
+                who.user_id, lambda: f"{wording.reminder_text(match)}\n{link}", text)])
         channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
         message = await channel.send(f"{mention(who)} {text}\n{link}", nonce=nonce(row),
                                      allowed_mentions=discord.AllowedMentions(users=[discord.Object(who.user_id)]))
@@ -251,6 +255,19 @@ class Poster:
             message = await channel.send(f"<@{user_id}> {row.payload['fallback']}", nonce=nonce(row),
                                          allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
             return Delivered("sent: in the channel", message.id)
+
+    async def reader_language(self, user_id: int) -> str:
+        """The language of a direct message to ``user_id``: their Discord locale as last seen in an interaction
+        (a DM is private, like an interaction's reply), else the language of the moment (the server's)."""
+        stored = await self.services.settings.locale(user_id)
+        return language_of(stored) if stored else current()
+
+    async def _dm_row(self, user_id: int, compose: Callable[[], str], fallback: str) -> Announcement:
+        """A ``dm`` row whose text is composed in the reader's language; its ``fallback`` (a mention in the
+        match's channel when DMs are closed) was composed for the channel, in the server's."""
+        with speaking(await self.reader_language(user_id)):
+            text = compose()
+        return Announcement("dm", {"user_id": user_id, "text": text, "fallback": fallback})
 
     async def _reply(self, row: OutboxRow) -> Delivered:
         """Complete a deferred interaction: its text, and a link to the board or card it caused."""
@@ -383,9 +400,13 @@ class Poster:
     async def _digest(self, row: OutboxRow) -> Delivered:
         """The daily digest: a DM listing every match where it is still the player's move, with a jump link to
         its latest board and its deadline. A closed DM is not replaced by a channel post (the digest lists
-        matches of other servers). It speaks the language of the server of the match its row is anchored on (the
-        first listed; ``deliver``): the bot does not store a user's Discord locale."""
+        matches of other servers). It speaks the user's Discord locale as last seen; without one, the language
+        of the server of the match its row is anchored on (the first listed; ``deliver``)."""
         user_id = int(row.payload["user_id"])
+        with speaking(await self.reader_language(user_id)):
+            return await self._send_digest(row, user_id)
+
+    async def _send_digest(self, row: OutboxRow, user_id: int) -> Delivered:
         matches = await self.services.queries.many([int(i) for i in row.payload.get("matches", [])])
         mine = [m for m in matches if m.to_move_user is not None and m.to_move_user.user_id == user_id]
         if not mine:

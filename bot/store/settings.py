@@ -78,3 +78,17 @@ class SettingsStore:
                          (user_id, STORED_NOTIFY.get(choice, choice)))
         if choice != "digest":
             await tx.execute("UPDATE user_digests SET next_at = NULL WHERE user_id = ?", (user_id,))
+
+    # ---- the user's Discord locale (direct messages speak it) ----
+    async def locale(self, user_id: int) -> str | None:
+        """The user's Discord locale as last remembered ('de', 'en-US', …); None when never seen."""
+        row = await self.db.fetchone("SELECT locale FROM user_settings WHERE user_id = ?", (user_id,))
+        return row[0] if row is not None else None
+
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        """Store the user's Discord locale as given (the row is only changed when the value differs)."""
+        async with self.db.transaction() as tx:
+            await tx.execute("INSERT INTO user_settings (user_id, locale) VALUES (?, ?)"
+                             " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale"
+                             " WHERE user_settings.locale IS NULL OR user_settings.locale <> excluded.locale",
+                             (user_id, locale))
