@@ -639,8 +639,8 @@ def header_lines(state: State, last_turn: Sequence[str] | None = None, names: Se
     if state.is_over:
         winners = list(state.winners)
         if len(winners) == 1:
-            before, after = split(GAME_OVER_WINS)
-            status = _fitted(before, names[winners[0]], after, 30, True)
+            head, tail = split(GAME_OVER_WINS)
+            status = _fitted(head, names[winners[0]], tail, 30, True)
         else:
             status = [(tr(GAME_OVER_DRAW), False)]
     else:
@@ -653,8 +653,8 @@ def header_lines(state: State, last_turn: Sequence[str] | None = None, names: Se
             template = TO_MOVE_JUMP
         else:
             template = TO_MOVE
-        before, after = split(template)
-        status = _fitted(before, names[seat], after.format(colour=tr(COLOUR_NAMES[chain]) if chain else ""),
+        head, tail = split(template)
+        status = _fitted(head, names[seat], tail.format(colour=tr(COLOUR_NAMES[chain]) if chain else ""),
                          30, True)
     note: Parts = []
     if collected or "end" in [m.lower() for m in moves]:
@@ -670,8 +670,8 @@ def header_lines(state: State, last_turn: Sequence[str] | None = None, names: Se
                     for c in COLOURS if c in letters))
         else:
             text = tr(ENDED_TURN)
-        before, after = split(LAST_TURN_BY)
-        note = _fitted(before, who, after.format(turn=text), TEXT_SIZE, False)
+        head, tail = split(LAST_TURN_BY)
+        note = _fitted(head, who, tail.format(turn=text), TEXT_SIZE, False)
     return status, note
 
 
