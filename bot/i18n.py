@@ -127,6 +127,13 @@ class TN(T):
         return translations.ngettext(self.message, self.plural, self.n)
 
 
+def board_texts() -> dict[str, dict[str, str]]:
+    """The words drawn into board images (``render.texts.messages()``) translated into each catalog language,
+    for the render processes (``RenderPool(texts=...)``)."""
+    from render.texts import messages
+    return {lang: {m: catalog(lang).gettext(m) for m in messages()} for lang in LANGUAGES if lang != SOURCE_LANGUAGE}
+
+
 OR = N_("{a} or {b}")
 
 

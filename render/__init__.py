@@ -12,17 +12,20 @@ from collections.abc import Sequence
 
 from engines.base import State
 from render.common import palette_png, to_png
+from render.texts import speaking
 
 
 def board_png(state: State, *, last_turn: Sequence[str] | None = None,
-              names: Sequence[str] | None = None, previous: State | None = None) -> bytes:
+              names: Sequence[str] | None = None, previous: State | None = None, language: str = "en") -> bytes:
     """The board image of ``state`` as PNG bytes: identical bytes for identical input.
 
     ``last_turn`` is the moves of the turn just played (highlighted), ``names`` the players' display names
-    by seat, ``previous`` the state before ``last_turn`` when known (Tintas needs it to start the path).
+    by seat, ``previous`` the state before ``last_turn`` when known (Tintas needs it to start the path),
+    ``language`` the language of its words (see ``render.texts``).
     """
     module = importlib.import_module(f"render.{state.game.key}")
-    image = module.draw(state, list(last_turn or ()), list(names) if names else None, previous)
+    with speaking(language):
+        image = module.draw(state, list(last_turn or ()), list(names) if names else None, previous)
     palette = getattr(module, "palette", None)
     return palette_png(image, palette(state)) if palette is not None else to_png(image)
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render.texts import tr
+
 FONT_DIR = Path(__file__).parent / "fonts"
 MAX_PNG_BYTES = 150_000
 
@@ -289,12 +291,21 @@ def wrap_text(text: str, size: int, max_width: float, *, bold: bool = False, lin
 
 
 WINNER = (214, 158, 24)     # the one winner marker of every game: a gold star badge with 'WINNER'
+WINNER_LABEL = "WINNER"     # its word (translated: render.texts)
+TEXTS = (WINNER_LABEL,)
 
 
-def winner_badge(draw: ImageDraw.ImageDraw, xy: Point, *, size: int = 18, label: str = "WINNER") -> None:
+def winner_label() -> str:
+    """The winner badge's word in the render language."""
+    return tr(WINNER_LABEL)
+
+
+def winner_badge(draw: ImageDraw.ImageDraw, xy: Point, *, size: int = 18, label: str | None = None) -> None:
     """The winner marker every game uses, its left edge at ``xy`` (vertically centred there): a gold star
-    and a bold label, readable in grey-scale (shape and word, not only colour)."""
+    and a bold label (``WINNER_LABEL`` in the render language unless given), readable in grey-scale (shape and
+    word, not only colour)."""
     x, y = xy
+    label = winner_label() if label is None else label
     star(draw, (x + size * 0.6, y), size * 0.6, fill=WINNER, outline=INK, width=1)
     draw.text((x + size * 1.4, y), label, font=font(round(size * 0.8), True), fill=INK, anchor="lm")
 

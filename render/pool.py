@@ -12,19 +12,23 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from engines import State
 from render import board_png
+from render.texts import install
+
+Texts = Mapping[str, Mapping[str, str]]    # {language: {English template: translation}} (render.texts)
 
 
-def _warm() -> None:
-    """Runs in each worker at start: import every renderer and build its fixed palette and cached layers
-    (a second or so per game), so no player's board pays for it."""
+def _warm(texts: Texts | None = None) -> None:
+    """Runs in each worker at start: take the translations of the board texts, import every renderer and
+    build its fixed palette and cached layers (a second or so per game), so no player's board pays for it."""
     import importlib
 
     from engines import GAMES
+    install(texts)
     for key, game in GAMES.items():
         importlib.import_module(f"render.{key}")
         for variant in game.variants or (None,):
@@ -35,20 +39,24 @@ def _ready() -> bool:
     return True
 
 
-def _board(state: State, last_turn: Sequence[str], names: Sequence[str] | None, previous: State | None) -> bytes:
-    return board_png(state, last_turn=last_turn, names=names, previous=previous)
+def _board(state: State, last_turn: Sequence[str], names: Sequence[str] | None, previous: State | None,
+           language: str = "en") -> bytes:
+    return board_png(state, last_turn=last_turn, names=names, previous=previous, language=language)
 
 
-def _replay(game: str, frames: list, names: Sequence[str] | None) -> bytes:
+def _replay(game: str, frames: list, names: Sequence[str] | None, language: str = "en") -> bytes:
     from render.replay import replay_gif
-    return replay_gif(game, frames, names)
+    return replay_gif(game, frames, names, language)
 
 
 class RenderPool:
-    def __init__(self, processes: int | None = None):
+    def __init__(self, processes: int | None = None, texts: Texts | None = None):
+        """``texts``: the translations of the board texts by language (``render.texts``), for every worker."""
         count = (os.cpu_count() or 1) if processes is None else processes
+        if not count:
+            install(texts)          # drawn in threads of this process
         self._executor = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_warm) if count else None
+                                             initializer=_warm, initargs=(texts,)) if count else None
         self._started: list = []
         if self._executor is not None:   # start every worker now (the pool would start them one by one, late)
             self._started = [self._executor.submit(_ready) for _ in range(count)]
@@ -58,18 +66,18 @@ class RenderPool:
         await asyncio.gather(*(asyncio.wrap_future(f) for f in self._started))
 
     async def board(self, state: State, *, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
-                    previous: State | None = None) -> bytes:
+                    previous: State | None = None, language: str = "en") -> bytes:
         if self._executor is None:
-            return await asyncio.to_thread(_board, state, list(last_turn), names, previous)
+            return await asyncio.to_thread(_board, state, list(last_turn), names, previous, language)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _board, state, list(last_turn), names, previous)
+        return await loop.run_in_executor(self._executor, _board, state, list(last_turn), names, previous, language)
 
-    async def replay(self, game: str, frames: list, names: Sequence[str] | None) -> bytes:
-        """An animated replay (see ``render.replay``)."""
+    async def replay(self, game: str, frames: list, names: Sequence[str] | None, language: str = "en") -> bytes:
+        """An animated replay (see ``render.replay``), its words in ``language``."""
         if self._executor is None:
-            return await asyncio.to_thread(_replay, game, frames, names)
+            return await asyncio.to_thread(_replay, game, frames, names, language)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _replay, game, frames, names)
+        return await loop.run_in_executor(self._executor, _replay, game, frames, names, language)
 
     def close(self) -> None:
         if self._executor is not None:

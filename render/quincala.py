@@ -53,8 +53,42 @@ from render.common import (
     sprite,
     star,
     winner_badge,
+    winner_label,
     wrap_text,
 )
+from render.texts import language, split, tr
+
+# --- Texts (English templates, drawn in the post's language: render.texts) ---------------------------------
+LEGEND = "green: {seat}'s winning dots · blue: placing areas · ★ immune"
+TO_MOVE_SEAT = "{name} ({seat}) to move"
+GOES_ON = "the move goes on from {dot} (ringed), or end"   # cut at " (" when the line is short of room
+RELEASED = "rel {piece} → {to}"
+COMPLETES = "{piece} completes {dot}"
+SEATS_HAND = "{seat}'s hand"
+SEATS_LEDGE = "{seat}'s ledge"
+LAST_TURN = "Last turn: {turn}"
+TO_MOVE_MARK = "to move"
+HAND = "hand"
+LEDGE = "ledge"
+# The engine's instructions (``QuincalaState.pending``), recognised and drawn in the post's language.
+PLACE_FIRST = "place {pieces} (pieces in hand and on the ledge must be placed first)"
+MOVE_NOW = "now move: lift a tower of your own colour from a black dot (e.g. {move})"
+NO_FIRST_LEG = "no first leg is possible: pass"
+TEXTS = (LEGEND, TO_MOVE_SEAT, GOES_ON, RELEASED, COMPLETES, SEATS_HAND, SEATS_LEDGE, LAST_TURN, TO_MOVE_MARK, HAND,
+         LEDGE, PLACE_FIRST, MOVE_NOW, NO_FIRST_LEG)
+_PENDING = [(re.compile("^" + re.escape(t).replace(re.escape("{pieces}"), "(?P<pieces>.+)")
+                        .replace(re.escape("{move}"), "(?P<move>.+)") + "$"), t)
+            for t in (PLACE_FIRST, MOVE_NOW, NO_FIRST_LEG)]
+
+
+def pending_note(state: QuincalaState) -> str:
+    """``state.pending()`` (the engine's English instruction) in the render language."""
+    note = state.pending()
+    for pattern, template in _PENDING:
+        found = pattern.match(note)
+        if found:
+            return tr(template).format(**found.groupdict())
+    return note
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -439,11 +473,15 @@ def _ring_sprite(kind: str) -> Image.Image:
 
 
 def _badge_width() -> float:
-    return BADGE_SIZE * 1.4 + _length("WINNER", round(BADGE_SIZE * 0.8), True)
+    return BADGE_SIZE * 1.4 + _length(winner_label(), round(BADGE_SIZE * 0.8), True)
 
 
-@lru_cache(maxsize=2)
 def _badge_sprite() -> Image.Image:
+    return _badge_sprite_in(language())
+
+
+@lru_cache(maxsize=4)
+def _badge_sprite_in(lang: str) -> Image.Image:
     """common.winner_badge (the one winner marker of every game), drawn once, smooth."""
     w, h = math.ceil(_badge_width()) + 4, BADGE_SIZE + 8
     return sprite(lambda d, s: winner_badge(d, (2 * s, h / 2 * s), size=round(BADGE_SIZE * s)), (w, h), scale=3)
@@ -730,10 +768,13 @@ def _baseline(mid: float, size: int) -> float:
     return round(mid + size * 0.36)
 
 
-def _named_line(name: str, rest: Sequence[Run], size: int, max_width: float, *, bold: bool = True) -> list[Run]:
-    """A person's name followed by ``rest`` (a status that is never shortened): only the name gives way."""
-    room = max_width - _runs_width(rest, size)
-    return [(_fit_name(name, size, max(room, 40.0), bold), bold, True), *rest]
+def _named_line(name: str, rest: Sequence[Run], size: int, max_width: float, before: str = "", *,
+                bold: bool = True) -> list[Run]:
+    """A person's name after ``before`` and followed by ``rest`` (a status that is never shortened): only the name
+    gives way."""
+    head: list[Run] = [(before, bold, False)] if before else []
+    room = max_width - _runs_width([*head, *rest], size)
+    return [*head, (_fit_name(name, size, max(room, 40.0), bold), bold, True), *rest]
 
 
 def end_sentence(state: QuincalaState, names: Sequence[str] | None, size: int = TEXT_SIZE,
@@ -755,7 +796,7 @@ def end_sentence(state: QuincalaState, names: Sequence[str] | None, size: int = 
 
 
 def _legend(viewer: int) -> str:
-    return f"green: {SEAT_NAMES[viewer]}'s winning dots · blue: placing areas · ★ immune"
+    return tr(LEGEND).format(seat=SEAT_NAMES[viewer])
 
 
 def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: int, events: list[Event],
@@ -771,10 +812,12 @@ def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: 
         if len(lines) == 1:
             _last_turn_line(image, events, moves)
         return
-    runs = _named_line(names[viewer], [(f" ({SEAT_NAMES[viewer]}) to move", True, False)], STATUS_SIZE, room)
+    before, after = split(TO_MOVE_SEAT)
+    runs = _named_line(names[viewer], [(after.format(seat=SEAT_NAMES[viewer]), True, False)], STATUS_SIZE, room,
+                       before)
     _draw_runs(image, (WIDTH - _runs_width(runs, STATUS_SIZE)) / 2, _baseline(STATUS_Y, STATUS_SIZE), runs,
                STATUS_SIZE)
-    note = state.pending() or (f"the move goes on from {state.leg_dot} (ringed), or end" if state.leg_dot else "")
+    note = pending_note(state) or (tr(GOES_ON).format(dot=state.leg_dot) if state.leg_dot else "")
     if note and _length(note, TEXT_SIZE) > room and " (" in note:
         note = note.split(" (")[0]                      # the instruction without its explanation
     if note:
@@ -797,14 +840,14 @@ def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str]) -
         to = e.to
         if ":" in e.to:
             kind, colour = e.to.split(":")
-            to = f"{SEAT_NAMES['wb'.index(colour)]}'s {kind}"
+            to = tr(SEATS_HAND if kind == "hand" else SEATS_LEDGE).format(seat=SEAT_NAMES["wb".index(colour)])
         if e.kind == "knock":
             words.append(f"× {e.piece} → {to}")
         elif e.kind == "release":
-            words.append(f"rel {e.piece} → {to}")
+            words.append(tr(RELEASED).format(piece=e.piece, to=to))
         elif e.kind == "win":
-            words.append(f"{e.piece} completes {e.frm}")
-    head = _fit_text(f"Last turn: {turn_notation(moves)}", TEXT_SIZE, room, True)
+            words.append(tr(COMPLETES).format(piece=e.piece, dot=e.frm))
+    head = _fit_text(tr(LAST_TURN).format(turn=turn_notation(moves)), TEXT_SIZE, room, True)
     rest = _fit_text(" · " + " · ".join(words), TEXT_SIZE, room - _length(head, TEXT_SIZE, True), False) \
         if words else ""
     if rest in ("", "…", " ·…"):
@@ -830,10 +873,10 @@ def _trays(image: Image.Image, state: QuincalaState, names: list[str], viewer: i
             right = bx - 16
         status: list[Run] = [(f" ({SEAT_NAMES[seat]})", False, False)]
         if seat == viewer and not over:
-            status.append((" · to move", True, False))
+            status.append((" · " + tr(TO_MOVE_MARK), True, False))
         left = x0 + 40
-        groups = [(kind, _kinds(pieces)) for kind, pieces in (("hand", state.hand(seat)),
-                                                               ("ledge", state.ledge(seat))) if pieces]
+        groups = [(tr(kind), _kinds(pieces)) for kind, pieces in ((HAND, state.hand(seat)),
+                                                                   (LEDGE, state.ledge(seat))) if pieces]
         block = _pieces_block(groups, right - left - _runs_width(status, TEXT_SIZE) - 110)
         width = sum(w for w, _ in block)
         x = right - width

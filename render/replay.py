@@ -15,6 +15,7 @@ from PIL import Image
 
 from engines import GAMES, State
 from render.common import BACKGROUND, build_palette
+from render.texts import speaking
 
 FRAME_MS = 900          # each turn
 FIRST_MS = 1200         # the starting position
@@ -25,8 +26,10 @@ MAX_FRAMES = 400        # longer games keep their first and last turns (and say 
 Frame = tuple[State, State | None, Sequence[str]]   # (position after the turn, before it, the turn's moves)
 
 
-def replay_gif(game: str, frames: Sequence[Frame], names: Sequence[str] | None = None) -> bytes:
-    """An animated GIF of ``frames`` (the first is the starting position, with no moves)."""
+def replay_gif(game: str, frames: Sequence[Frame], names: Sequence[str] | None = None,
+               language: str = "en") -> bytes:
+    """An animated GIF of ``frames`` (the first is the starting position, with no moves), its words in
+    ``language``."""
     if not frames:
         raise ValueError("a replay needs at least the starting position")
     if len(frames) > MAX_FRAMES:
@@ -34,7 +37,8 @@ def replay_gif(game: str, frames: Sequence[Frame], names: Sequence[str] | None =
     module = importlib.import_module(f"render.{GAMES[game].key}")
     drawn = []
     for state, previous, moves in frames:
-        image = module.draw(state, list(moves), list(names) if names else None, previous).convert("RGB")
+        with speaking(language):
+            image = module.draw(state, list(moves), list(names) if names else None, previous).convert("RGB")
         if image.width > FRAME_WIDTH:
             image = image.resize((FRAME_WIDTH, round(image.height * FRAME_WIDTH / image.width)),
                                  Image.Resampling.BOX)

@@ -49,8 +49,30 @@ from render.common import (
     paste,
     sprite,
     winner_badge,
+    winner_label,
     wrap_text,
 )
+from render.texts import language, split, tr
+
+# --- Texts (English templates, drawn in the post's language: render.texts) ---------------------------------
+TO_MOVE = "{name} to move"
+MUST_MOVE_AGAIN = "— must move again"
+FIRST_TURN = "First turn: exactly one move."
+GAME_OVER_WINS = "Game over: {name} wins"
+GAME_OVER_SHARE = "Game over: {names} share the win"
+NAMES_AND = "{first} and {last}"
+LAST_TURN = "Last turn"
+DROP_EMPTY = "{drop} (empty)"
+JUMPED_FULL = "jumped full {hollows}"
+COLLECTED = "collected {pieces}"
+COLLECTED_FROM = "{colour} from {hollow}"
+POINT = "{n} pt"
+POINTS = "{n} pts"
+NONE_YET = "none yet"
+FULL_LABEL = "FULL"
+FULL_LEGEND = ("8 pieces:", "jumped")     # the legend of the FULL badge, two lines
+TEXTS = (TO_MOVE, MUST_MOVE_AGAIN, FIRST_TURN, GAME_OVER_WINS, GAME_OVER_SHARE, NAMES_AND, LAST_TURN, DROP_EMPTY,
+         JUMPED_FULL, COLLECTED, COLLECTED_FROM, POINT, POINTS, NONE_YET, FULL_LABEL, *FULL_LEGEND)
 
 # --- geometry (pixels) ------------------------------------------------------------------------------------
 WIDTH = 880
@@ -328,8 +350,13 @@ def rim(colour: RGB, width: int) -> Image.Image:
     return sprite(paint, (CAP_W, CAP_H))
 
 
-@lru_cache(maxsize=16)
 def foot(height: int) -> Image.Image:
+    """``_foot`` in the render language (the FULL badge has a word)."""
+    return _foot(height, language() if height >= FULL else "")
+
+
+@lru_cache(maxsize=24)
+def _foot(height: int, lang: str) -> Image.Image:
     """A hollow's height under its stack (opaque, on the hollow's colour); at 8 an inverted FULL badge
     (with transparent corners), as wide as the capsule inside its dark rim."""
     if height >= FULL:
@@ -337,7 +364,7 @@ def foot(height: int) -> Image.Image:
 
         def badge(d: ImageDraw.ImageDraw, s: float) -> None:
             d.rounded_rectangle((0, 0, w * s - 1, h * s - 1), radius=8 * s, fill=INK)
-            _centred_text(d, (w * s / 2, h * s / 2), "FULL", font(round(TEXT_SIZE * s), True), WHITE)
+            _centred_text(d, (w * s / 2, h * s / 2), tr(FULL_LABEL), font(round(TEXT_SIZE * s), True), WHITE)
         return sprite(badge, (w, h))
     w, h = 34, CAP_FOOT
 
@@ -374,8 +401,13 @@ def to_move_mark() -> Image.Image:
 STATIC_SCALE = 3
 
 
-@lru_cache(maxsize=1)
 def static_layer() -> Image.Image:
+    """``_static_layer`` in the render language (its legends have words)."""
+    return _static_layer(language())
+
+
+@lru_cache(maxsize=4)
+def _static_layer(lang: str) -> Image.Image:
     """The header band, the board, the eight empty capsules with their letters, the clockwise arrows, the
     title and the legends; every board starts as a copy of it."""
     s = STATIC_SCALE
@@ -416,15 +448,16 @@ def static_layer() -> Image.Image:
         _centred_text(d, ((left + MINI_W / 2) * s, (ly + PIECE_H / 2) * s), colour, font(TEXT_SIZE * s, True),
                       contrast_ink(fill))
         value = VALUES[colour]
-        d.text(((left + MINI_W + 8) * s, (ly + PIECE_H / 2) * s), f"{value} pt" + ("s" if value > 1 else ""),
+        d.text(((left + MINI_W + 8) * s, (ly + PIECE_H / 2) * s), tr(POINTS if value > 1 else POINT).format(n=value),
                font=font(TEXT_SIZE * s, True), fill=INK, anchor="lm")
         ly += PIECE_H + 6
     right = CX + EDGE_X + CAP_W / 2
     ly = CY + CAP_H / 2 + 24
     d.rounded_rectangle(box(right - 72, ly, right, ly + CAP_FOOT - 2), radius=7 * s, fill=INK)
-    _centred_text(d, ((right - 36) * s, (ly + (CAP_FOOT - 2) / 2) * s), "FULL", font(TEXT_SIZE * s, True), WHITE)
-    for i, text in enumerate(("8 pieces:", "jumped")):
-        d.text((right * s, (ly + CAP_FOOT + 8 + 30 * i) * s), text, font=font(TEXT_SIZE * s), fill=INK,
+    _centred_text(d, ((right - 36) * s, (ly + (CAP_FOOT - 2) / 2) * s), tr(FULL_LABEL), font(TEXT_SIZE * s, True),
+                  WHITE)
+    for i, text in enumerate(FULL_LEGEND):
+        d.text((right * s, (ly + CAP_FOOT + 8 + 30 * i) * s), tr(text), font=font(TEXT_SIZE * s), fill=INK,
                anchor="ra")
     return image.reduce(s)
 
@@ -457,7 +490,7 @@ def compose(state: RincalaState, names: Sequence[str], sowings: Sequence[Sowing]
     draw_players(image, d, state, names, top)
     if lines:
         y = panel_bottom + 10
-        paste_text(image, (MARGIN, y + LINE_H / 2), "Last turn", TEXT_SIZE, INK)
+        paste_text(image, (MARGIN, y + LINE_H / 2), tr(LAST_TURN), TEXT_SIZE, INK)
         for i, line in enumerate(lines):
             draw_words(image, (TURN_X, y + LINE_H * i + LINE_H / 2), line)
     return image
@@ -466,8 +499,12 @@ def compose(state: RincalaState, names: Sequence[str], sowings: Sequence[Sowing]
 CANVAS_H = 1800      # the static layer continued in the page colour: a board is one crop of it
 
 
-@lru_cache(maxsize=1)
 def tall_static() -> Image.Image:
+    return _tall_static(language())
+
+
+@lru_cache(maxsize=4)
+def _tall_static(lang: str) -> Image.Image:
     image = Image.new("RGB", (WIDTH, CANVAS_H), BACKGROUND)
     image.paste(static_layer(), (0, 0))
     return image
@@ -542,12 +579,14 @@ def turn_lines(moves: Sequence[str], sowings: Sequence[Sowing]) -> list[str]:
         return [", ".join(moves)] if moves else []
     lines = []
     for k, s in enumerate(sowings):
-        drops = ", ".join(f"{c}→{HOLLOWS[h]}" + (" (empty)" if h in s.empty_drops else "") for h, c in s.drops)
+        drops = ", ".join(tr(DROP_EMPTY).format(drop=f"{c}→{HOLLOWS[h]}") if h in s.empty_drops
+                          else f"{c}→{HOLLOWS[h]}" for h, c in s.drops)
         line = f"{k + 1}. {s.move}: {drops}"
         if s.skipped:
-            line += " · jumped full " + ", ".join(dict.fromkeys(HOLLOWS[h] for h in s.skipped))
+            line += " · " + tr(JUMPED_FULL).format(hollows=", ".join(dict.fromkeys(HOLLOWS[h] for h in s.skipped)))
         if s.captures:
-            line += " · collected " + ", ".join(f"{c} from {HOLLOWS[h]}" for h, c in s.captures)
+            line += " · " + tr(COLLECTED).format(pieces=", ".join(
+                tr(COLLECTED_FROM).format(colour=c, hollow=HOLLOWS[h]) for h, c in s.captures))
         lines.append(line)
     return lines
 
@@ -600,18 +639,20 @@ def status(state: RincalaState, names: Sequence[str]) -> tuple[list[Run], list[s
     outcome = state.outcome()
     if outcome is None:
         seat = state.seat
-        rest: list[Run] = [(" to move", INK, False)]
+        before, after = split(TO_MOVE)
+        rest: list[Run] = [(after, INK, False)]
         if state.pending():
-            rest.append(("  — must move again", HIGHLIGHT, False))
+            rest.append(("  " + tr(MUST_MOVE_AGAIN), HIGHLIGHT, False))
         who: list[str] = [names[seat]]
         joiners: list[str] = []
-        sub = ["First turn: exactly one move."] if state.phase == "first" else []
-        head: list[Run] = []
+        sub = [tr(FIRST_TURN)] if state.phase == "first" else []
+        head: list[Run] = [(before, INK, False)] if before else []
     else:
         who = [names[w] for w in outcome.winners]
-        joiners = [", "] * (len(who) - 2) + [" and "] if len(who) > 1 else []
-        head = [("Game over: ", INK, False)]
-        rest = [(" wins" if len(who) == 1 else " share the win", INK, False)]
+        joiners = [", "] * (len(who) - 2) + [_and()] if len(who) > 1 else []
+        before, after = split(GAME_OVER_WINS) if len(who) == 1 else split(GAME_OVER_SHARE, "names")
+        head = [(before, INK, False)]
+        rest = [(after, INK, False)]
         sub = end_lines(state, names)
     fixed = sum(length(t, STATUS_SIZE) for t, _, _ in [*head, *rest])
     fixed += sum(length(j, STATUS_SIZE) for j in joiners)
@@ -622,6 +663,11 @@ def status(state: RincalaState, names: Sequence[str]) -> tuple[list[Run], list[s
         if i < len(joiners):
             runs.append((joiners[i], INK, False))
     return runs + rest, sub
+
+
+def _and() -> str:
+    """The word between the last two names of a list (' and ')."""
+    return tr(NAMES_AND).partition("{first}")[2].partition("{last}")[0]
 
 
 def end_lines(state: RincalaState, names: Sequence[str]) -> list[str]:
@@ -717,11 +763,11 @@ def draw_players(image: Image.Image, d: ImageDraw.ImageDraw, state: RincalaState
     d.line((MARGIN, top - 8, WIDTH - MARGIN, top - 8), fill=HOLLOW_EDGE, width=1)
     for seat, caps in enumerate(state.captured):
         won = state.is_over and seat in state.winners
-        image.paste(player_row(names[seat], caps, seat == state.to_move, won), (0, top + ROW_H * seat))
+        image.paste(player_row(names[seat], caps, seat == state.to_move, won, language()), (0, top + ROW_H * seat))
 
 
 @lru_cache(maxsize=64)
-def player_row(name: str, caps: str, to_move: bool, won: bool) -> Image.Image:
+def player_row(name: str, caps: str, to_move: bool, won: bool, lang: str = "en") -> Image.Image:
     """A player's row: the to-move triangle, the name (shortened to fit, never the rest of the row), the
     WINNER badge, the points, and the pieces collected (one piece per colour and how many)."""
     image = Image.new("RGB", (WIDTH, ROW_H), BACKGROUND)
@@ -729,8 +775,8 @@ def player_row(name: str, caps: str, to_move: bool, won: bool) -> Image.Image:
     y = ROW_H / 2
     if to_move:
         paste(image, to_move_mark(), (MARGIN + 13, y))
-    score = f"{points(caps)} pts"
-    badge = BADGE_SIZE * 1.4 + length("WINNER", round(BADGE_SIZE * 0.8)) + 14
+    score = tr(POINTS).format(n=points(caps))
+    badge = BADGE_SIZE * 1.4 + length(winner_label(), round(BADGE_SIZE * 0.8)) + 14
     room = SCORE_X - length(score, TEXT_SIZE) - 16 - NAME_X - (badge if won else 0)
     shown = fitted(name, TEXT_SIZE, room)
     advance = paste_text(image, (NAME_X, y), shown, TEXT_SIZE, INK, True)
@@ -745,7 +791,7 @@ def player_row(name: str, caps: str, to_move: bool, won: bool) -> Image.Image:
             paste_text(image, (x + MINI_W + 4, y), f"×{count}", TEXT_SIZE, INK, bold=False)
             x += MINI_W + 4 + 36 + 10
     if not caps:
-        paste_text(image, (x, y), "none yet", TEXT_SIZE, MUTED, bold=False)
+        paste_text(image, (x, y), tr(NONE_YET), TEXT_SIZE, MUTED, bold=False)
     return image
 
 

@@ -46,8 +46,27 @@ from render.common import (
     paste,
     sprite,
     winner_badge,
+    winner_label,
     wrap_text,
 )
+from render.texts import language, tr
+
+# --- Texts (English templates, drawn in the post's language: render.texts) ---------------------------------
+SOWING_HEX = "↺ sowing runs\ncounter-clockwise"      # two lines beside the hexagon
+SOWING_SQUARE = "↺ sowing: counter-clockwise"
+PANEL_SOUTH = "{seat} · White Rooks · bottom edge"
+PANEL_NORTH = "{seat} · Black Rooks · top edge · 1 point start"
+GOAL = "goal {n}"
+DRAW_TAG = "DRAW"
+TO_MOVE_TAG = "TO MOVE"
+SEEN_TWICE = "⚠ Position seen twice: a third time is a draw"
+LAST_MOVE = "Last move: {move} — {result}"
+CAPTURED_ONE = "captured 1 checker"
+CAPTURED_MANY = "captured {n} checkers"
+CAPTURED_ROOK = "captured the Rook on {cell}"
+NO_CAPTURE = "no capture"
+TEXTS = (SOWING_HEX, SOWING_SQUARE, PANEL_SOUTH, PANEL_NORTH, GOAL, DRAW_TAG, TO_MOVE_TAG, SEEN_TWICE, LAST_MOVE,
+         CAPTURED_ONE, CAPTURED_MANY, CAPTURED_ROOK, NO_CAPTURE)
 
 WIDTH = 900
 MARGIN = 16
@@ -207,8 +226,13 @@ def _ccw_arrow_spots(variant: str) -> list[tuple[tuple[float, float], tuple[floa
 
 # --- the cached static layers ---------------------------------------------------------------------------
 
-@lru_cache(maxsize=2)
 def _base(variant: str) -> Image.Image:
+    """``_base_in`` in the render language (its caption has words)."""
+    return _base_in(variant, language())
+
+
+@lru_cache(maxsize=8)
+def _base_in(variant: str, lang: str) -> Image.Image:
     """The static board of ``variant``: drawn once, supersampled, then the labels at final size."""
     s = BASE_SCALE
     h = height(variant)
@@ -227,16 +251,16 @@ def _base(variant: str) -> Image.Image:
     for cell in BOARDS[variant].names:
         x, y = cell_centre(variant, cell)
         d.text((round(x), round(y + LABEL_DY)), cell, font=font(TEXT, True), fill=LABEL_INK, anchor="mm")
-    caption = ["↺ sowing runs", "counter-clockwise"] if variant == "hex" else ["↺ sowing: counter-clockwise"]
+    caption = tr(SOWING_HEX if variant == "hex" else SOWING_SQUARE).split("\n")
     for i, line in enumerate(caption):
         d.text((MARGIN + 4, BOARD_TOP + 2 + 30 * i), line, font=font(TEXT, True), fill=MUTED, anchor="la")
     for seat in (1, 0):
-        image.paste(_panel(variant, seat, False), (MARGIN, panel_top(seat, variant)))
+        image.paste(_panel(variant, seat, False, lang), (MARGIN, panel_top(seat, variant)))
     return image
 
 
-@lru_cache(maxsize=8)
-def _panel(variant: str, seat: int, active: bool) -> Image.Image:
+@lru_cache(maxsize=16)
+def _panel(variant: str, seat: int, active: bool, lang: str = "en") -> Image.Image:
     """A player's panel without the name and the score: the frame, the Rook tile, the fixed texts."""
     w = WIDTH - 2 * MARGIN
     s = BASE_SCALE
@@ -253,10 +277,9 @@ def _panel(variant: str, seat: int, active: bool) -> Image.Image:
     image = big.reduce(s)
     paste(image, _rook_sprite(seat), (42, PANEL_H / 2))
     d = ImageDraw.Draw(image)
-    colour, side = ("White", "Black")[seat], ("bottom", "top")[seat]
-    sub = f"{SEATS[seat]} · {colour} Rooks · {side} edge" + (" · 1 point start" if seat == 1 else "")
+    sub = tr((PANEL_SOUTH, PANEL_NORTH)[seat]).format(seat=SEATS[seat])
     d.text((88, 62), sub, font=font(TEXT), fill=MUTED, anchor="lm")
-    d.text((w - 124, PANEL_H / 2), f"goal {BOARDS[variant].threshold}", font=font(TEXT), fill=MUTED,
+    d.text((w - 124, PANEL_H / 2), tr(GOAL).format(n=BOARDS[variant].threshold), font=font(TEXT), fill=MUTED,
            anchor="rm")
     return image
 
@@ -392,7 +415,7 @@ def draw(state: State, last_turn: Sequence[str] | None = None, names: Sequence[s
     over = state.is_over
     for seat in (1, 0):
         if (seat in state.winners) if over else state.to_move == seat:
-            image.paste(_panel(variant, seat, True), (MARGIN, panel_top(seat, variant)))
+            image.paste(_panel(variant, seat, True, language()), (MARGIN, panel_top(seat, variant)))
     if fx:
         for cell in _ringed(fx):
             paste(image, _ring_sprite(variant, "drop"), cell_centre(variant, cell))
@@ -488,16 +511,16 @@ def _panel_texts(image: Image.Image, d: ImageDraw.ImageDraw, state: State, names
         tag_w = 0.0
         tag = ""
         if over and seat in winners:
-            tag = "DRAW" if len(winners) > 1 else "WINNER"
+            tag = tr(DRAW_TAG) if len(winners) > 1 else winner_label()
             tag_w = 30 * 1.4 + font(TEXT, True).getlength(tag)
         elif not over and state.to_move == seat:
-            tag = "TO MOVE"
+            tag = tr(TO_MOVE_TAG)
             tag_w = font(TEXT, True).getlength(tag) + 24
         room = WIDTH - MARGIN - 250 - x0 - (tag_w + 16 if tag else 0)
         name = fit_name(names[seat], NAME, room, bold=True)
         draw_name(d, (x0, y), name, NAME, bold=True, anchor="lm")
         tx = x0 + name_length(name, NAME, bold=True) + 16
-        if tag == "TO MOVE":
+        if not over and tag:
             pill = _tag_sprite(tag)
             paste(image, pill, (tx + pill.width / 2, y))
         elif tag:
@@ -516,7 +539,7 @@ def _text_sprite(text: str, size: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)
 def _tag_sprite(tag: str) -> Image.Image:
     """The turn tag: white bold text on a dark pill."""
     w, h = round(font(TEXT, True).getlength(tag)) + 24, 32
@@ -560,11 +583,11 @@ def _status(d: ImageDraw.ImageDraw, state: State, names: list[str], variant: str
     if cast(RoocalaState, state).repetitions() >= 2:
         d.rounded_rectangle((MARGIN, y - 20, WIDTH - MARGIN, y + 20), radius=10, fill=INK)
         d.rounded_rectangle((MARGIN + 2, y - 18, WIDTH - MARGIN - 2, y + 18), radius=8, fill=WARN_FILL)
-        d.text((WIDTH / 2, y), "⚠ Position seen twice: a third time is a draw", font=font(TEXT, True),
+        d.text((WIDTH / 2, y), tr(SEEN_TWICE), font=font(TEXT, True),
                fill=INK, anchor="mm")
         return
     if fx:
-        note = f"Last move: {fx['move']} — {previous_note(fx)}"
+        note = tr(LAST_MOVE).format(move=fx["move"], result=previous_note(fx))
         d.text((WIDTH / 2, y), note, font=font(TEXT), fill=INK, anchor="mm")
 
 
@@ -573,10 +596,10 @@ def previous_note(fx: dict) -> str:
     took = sum(fx["captured"].values())
     parts = []
     if took:
-        parts.append(f"captured {took} checker{'s' if took != 1 else ''}")
+        parts.append(tr(CAPTURED_ONE) if took == 1 else tr(CAPTURED_MANY).format(n=took))
     if fx["rook_captured"]:
-        parts.append(f"captured the Rook on {fx['rook_captured']}")
-    return ", ".join(parts) if parts else "no capture"
+        parts.append(tr(CAPTURED_ROOK).format(cell=fx["rook_captured"]))
+    return ", ".join(parts) if parts else tr(NO_CAPTURE)
 
 
 # --- the fixed palette -----------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from render.common import (
     MUTED,
     RGB,
     WINNER,
+    WINNER_LABEL,
     arrow,
     build_palette,
     contrast_ink,
@@ -679,7 +680,8 @@ def _face_row(colours: tuple[str | None, ...]) -> Image.Image:
 def _winner_badge() -> tuple[Image.Image, int, int]:
     """``common.winner_badge`` drawn once on a transparent sprite, and its offset from the badge's anchor."""
     canvas = Image.new("RGBA", (8 * BADGE_SIZE, 3 * BADGE_SIZE), (*INK, 0))
-    winner_badge(ImageDraw.Draw(canvas), (BADGE_SIZE, 1.5 * BADGE_SIZE), size=BADGE_SIZE)
+    winner_badge(ImageDraw.Draw(canvas), (BADGE_SIZE, 1.5 * BADGE_SIZE), size=BADGE_SIZE,
+                 label=WINNER_LABEL)    # English, as the rest of its words (not translated yet)
     box = canvas.getbbox() or (0, 0, 1, 1)
     return canvas.crop(box), box[0] - BADGE_SIZE, box[1] - round(1.5 * BADGE_SIZE)
 

@@ -48,8 +48,27 @@ from render.common import (
     sprite,
     star,
     winner_badge,
+    winner_label,
     wrap_text,
 )
+from render.texts import language, split, tr
+
+# --- Texts (English templates, drawn in the post's language: render.texts) ---------------------------------
+GAME_OVER_WINS = "Game over: {name} wins"
+GAME_OVER_DRAW = "Game over: a draw"
+MAY_TAKE_MORE = "{name} may take more {colour} (or end)"
+TO_MOVE_PLACE_PAWN = "{name} to move: place the pawn on any piece"
+TO_MOVE_JUMP = "{name} to move: nothing in line, jump"
+TO_MOVE = "{name} to move"
+LAST_TURN_BY = "Last turn by {name}: {turn}"
+PATH_TOOK = "{path}, took {pieces}"
+TOOK_PIECES = "{count} {colour}"
+ENDED_TURN = "ended the turn"
+ON_THE_BOARD = "On the board"
+MAJORITIES = "{count}/4 colours with 4+"
+TO_MOVE_TAG = "TO MOVE"
+TEXTS = (GAME_OVER_WINS, GAME_OVER_DRAW, MAY_TAKE_MORE, TO_MOVE_PLACE_PAWN, TO_MOVE_JUMP, TO_MOVE, LAST_TURN_BY,
+         PATH_TOOK, TOOK_PIECES, ENDED_TURN, ON_THE_BOARD, MAJORITIES, TO_MOVE_TAG, *COLOUR_NAMES.values())
 
 # --- Geometry (final pixels) ------------------------------------------------------------------------------
 WIDTH = 900
@@ -395,17 +414,22 @@ def _legend_sprite(letter: str, n: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=1)
 def _tag_sprite() -> Image.Image:
+    """The 'TO MOVE' tag in the render language."""
+    return _tag_sprite_of(tr(TO_MOVE_TAG))
+
+
+@lru_cache(maxsize=4)
+def _tag_sprite_of(label: str) -> Image.Image:
     """The 'TO MOVE' tag: white bold text on a dark pill."""
     f = font(TEXT_SIZE, True)
-    w = round(f.getlength("TO MOVE")) + 20
+    w = round(f.getlength(label)) + 20
     size = (w, 36)
 
     def paint(d: ImageDraw.ImageDraw, s: float) -> None:
         d.rounded_rectangle((0, 0, w * s - 1, 36 * s - 1), radius=round(9 * s), fill=INK)
     image = sprite(paint, size)
-    ImageDraw.Draw(image).text((w / 2, 18), "TO MOVE", font=f, fill=WHITE, anchor="mm")
+    ImageDraw.Draw(image).text((w / 2, 18), label, font=f, fill=WHITE, anchor="mm")
     return image
 
 
@@ -414,7 +438,7 @@ BADGE_SIZE = 30                # common.winner_badge at 30: a 36 px star and 'WI
 
 def badge_width(size: int = BADGE_SIZE) -> float:
     """The width ``common.winner_badge`` paints at ``size`` (star plus label)."""
-    return size * 1.4 + font(round(size * 0.8), True).getlength("WINNER")
+    return size * 1.4 + _length(winner_label(), round(size * 0.8), True)
 
 
 # --- The static layer ------------------------------------------------------------------------------------
@@ -453,8 +477,13 @@ def _label(base: Image.Image, label: str) -> None:
     _text(base, label_centre(label), label, LABEL_SIZE, bold=True, fill=LABEL_INK, halo=3, halo_fill=EMPTY_FILL)
 
 
-@lru_cache(maxsize=8)
 def _static(end_lines: int) -> Image.Image:
+    """The whole unchanging picture in the render language (its 'On the board')."""
+    return _static_in(end_lines, language())
+
+
+@lru_cache(maxsize=16)
+def _static_in(end_lines: int, lang: str) -> Image.Image:
     """The whole unchanging picture, with room for an end sentence of ``end_lines`` lines (0 in play)."""
     image = Image.new("RGB", (WIDTH, image_height(end_lines)), BACKGROUND)
     image.paste(_board_layer(), (0, 0))
@@ -468,7 +497,7 @@ def _static(end_lines: int) -> Image.Image:
             width=round(2 * s)), size, scale=2)
         image.paste(card, (MARGIN, FOOTER_TOP), card)
     else:
-        _text(image, (LEGEND_X, LEGEND_Y), "On the board", TEXT_SIZE, fill=MUTED, anchor="lm")
+        _text(image, (LEGEND_X, LEGEND_Y), tr(ON_THE_BOARD), TEXT_SIZE, fill=MUTED, anchor="lm")
     return image
 
 
@@ -610,20 +639,23 @@ def header_lines(state: State, last_turn: Sequence[str] | None = None, names: Se
     if state.is_over:
         winners = list(state.winners)
         if len(winners) == 1:
-            status = _fitted("Game over: ", names[winners[0]], " wins", 30, True)
+            head, tail = split(GAME_OVER_WINS)
+            status = _fitted(head, names[winners[0]], tail, 30, True)
         else:
-            status = [("Game over: a draw", False)]
+            status = [(tr(GAME_OVER_DRAW), False)]
     else:
         seat = state.to_move if state.to_move is not None else 0
         if chain:
-            tail = f" may take more {COLOUR_NAMES[chain]} (or end)"
+            template = MAY_TAKE_MORE
         elif pawn is None:
-            tail = " to move: place the pawn on any piece"
+            template = TO_MOVE_PLACE_PAWN
         elif getattr(state, "must_jump", False):
-            tail = " to move: nothing in line, jump"
+            template = TO_MOVE_JUMP
         else:
-            tail = " to move"
-        status = _fitted("", names[seat], tail, 30, True)
+            template = TO_MOVE
+        head, tail = split(template)
+        status = _fitted(head, names[seat], tail.format(colour=tr(COLOUR_NAMES[chain]) if chain else ""),
+                         30, True)
     note: Parts = []
     if collected or "end" in [m.lower() for m in moves]:
         who = names[last_mover(state, previous)]
@@ -633,11 +665,13 @@ def header_lines(state: State, last_turn: Sequence[str] | None = None, names: Se
             text = f"{path[0]}*{'-'.join(path[1:])}" if jump and len(path) > 1 else "-".join(path)
             letters = [was[c] for c in collected if was.get(c, ".") in FILL]
             if letters and len(letters) == len(collected):
-                text += ", took " + ", ".join(f"{letters.count(c)} {COLOUR_NAMES[c]}" for c in COLOURS
-                                              if c in letters)
+                text = tr(PATH_TOOK).format(path=text, pieces=", ".join(
+                    tr(TOOK_PIECES).format(count=letters.count(c), colour=tr(COLOUR_NAMES[c]))
+                    for c in COLOURS if c in letters))
         else:
-            text = "ended the turn"
-        note = _fitted("Last turn by ", who, f": {text}", TEXT_SIZE, False)
+            text = tr(ENDED_TURN)
+        head, tail = split(LAST_TURN_BY)
+        note = _fitted(head, who, tail.format(turn=text), TEXT_SIZE, False)
     return status, note
 
 
@@ -671,7 +705,7 @@ def _holdings(image: Image.Image, d: ImageDraw.ImageDraw, state: State, holdings
         for i, (letter, n) in enumerate(zip(COLOURS, holdings[seat], strict=True)):
             _put(image, _counter_tile(letter, n, active), _COUNTER_AT[seat][i])
         majorities = sum(1 for n in holdings[seat] if n >= 4)
-        _text(image, ((x0 + x1) / 2, y0 + PANEL_H - 17), f"{majorities}/4 colours with 4+", TEXT_SIZE,
+        _text(image, ((x0 + x1) / 2, y0 + PANEL_H - 17), tr(MAJORITIES).format(count=majorities), TEXT_SIZE,
               fill=MUTED)
 
 
@@ -756,7 +790,7 @@ def _warm() -> None:
         for step in range(1, 8):
             _ghost_sprite(letter, step)
     for k in range(7):
-        _text_sprite(f"{k}/4 colours with 4+", TEXT_SIZE, False, MUTED, "mm", 0, None)
+        _text_sprite(MAJORITIES.format(count=k), TEXT_SIZE, False, MUTED, "mm", 0, None)
     for label in ("E4",):                                   # every direction and distance from the centre
         x, y = piece_centre(label)
         for other in LABELS:

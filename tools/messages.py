@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Extract every text a player reads into the message catalog and update the translations (``make messages``).
 
-Three sources, one template (``bot/locale/messages.pot``):
+Four sources, one template (``bot/locale/messages.pot``):
 
 * the code under ``bot/``, with Babel's Python extractor and the marking functions of ``bot/i18n.py``
   (``_``, ``N_``, ``T``, ``TN``, ``ngettext``, ``pgettext``: ``KEYWORDS``);
 * the slash-command tree as discord.py builds it (``register_commands``): command and option names (contexts
   ``command name`` / ``option name``), descriptions and choice names, and the context menus' names (context
   ``command name``), exactly the strings the translator gets;
-* the games' one-line summaries and variant labels (engine data shown on cards and in captions).
+* the games' one-line summaries and variant labels (engine data shown on cards and in captions);
+* the words drawn into the board images (``render.texts.messages()``: each renderer's ``TEXTS``).
 
 Then every ``bot/locale/<lang>/LC_MESSAGES/messages.po`` is updated from the template (new ids added empty,
 gone ones dropped), ready for a translator. Run from anywhere:
@@ -92,10 +93,16 @@ def game_messages() -> list[tuple[str, str | None, str]]:
     return out
 
 
+def board_messages() -> list[tuple[str, str | None, str]]:
+    """The words drawn into board images: every renderer's ``TEXTS`` (``render.texts.messages``)."""
+    from render.texts import messages
+    return [(m, None, "render.texts") for m in messages()]
+
+
 def template() -> Catalog:
     """Every message id the bot can show, freshly collected."""
     pot = Catalog(project="boardgames-bot", domain="messages", charset="utf-8", fuzzy=False)
-    for message, context, where in [*code_messages(), *tree_messages(), *game_messages()]:
+    for message, context, where in [*code_messages(), *tree_messages(), *game_messages(), *board_messages()]:
         if not message:
             continue
         path, _, line = where.rpartition(":")

@@ -21,7 +21,7 @@ from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.dispatcher import Dispatcher
 from bot.health import Readiness
-from bot.i18n import _, speaking
+from bot.i18n import _, board_texts, speaking
 from bot.scheduler import Scheduler
 from bot.services import Services
 from bot.store import Database
@@ -115,7 +115,7 @@ class GameBot(discord.Client):
         await self.tree.set_translator(CatalogTranslator())   # German command names etc. (bot/locale)
         self._scheduler = Scheduler(self.services)
         self._dispatcher = Dispatcher(self.services, self.poster.deliver)
-        self._renders = await asyncio.to_thread(RenderPool, self.render_processes)
+        self._renders = await asyncio.to_thread(RenderPool, self.render_processes, board_texts())
         pool = None
         if self.ai_processes:
             from ai.pool import AIPool

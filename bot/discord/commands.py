@@ -21,7 +21,7 @@ from bot.discord.cards import REPLAY_FILE, jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
 from bot.discord.records import add_analysis_commands
 from bot.discord.views import ChallengeToSelect
-from bot.i18n import N_, T, _, speaking
+from bot.i18n import N_, T, _, current, speaking
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -404,7 +404,7 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
         if match_id is None:
             raise NotAllowed(T("Name the match to replay, like #12."))
         found, frames = await bot.services.queries.turns(match_id, guild_id=interaction.guild_id or 0)
-        gif = await bot.renders.replay(found.row.game, frames, found.names)
+        gif = await bot.renders.replay(found.row.game, frames, found.names, language=current())
         await interaction.followup.send(
             _("{caption} — {turns}.").format(caption=wording.board_caption(found),
                                              turns=wording.count(len(frames) - 1, "turn")), ephemeral=True,

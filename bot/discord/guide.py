@@ -13,7 +13,7 @@ from discord import app_commands, ui
 from bot import wording
 from bot.discord.cards import BOARD_FILE
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish
-from bot.i18n import T, _
+from bot.i18n import T, _, current
 from bot.model import NotFound
 from engines import GAMES, Game
 
@@ -40,7 +40,7 @@ async def quick_start(interaction: discord.Interaction, game: Game) -> tuple[dis
     """A game's quick start and its start position, drawn off the event loop (the render pool)."""
     players = min(game.player_counts)
     state = game.new(players=players, seed=0, variant=game.variants[0] if game.variants else None)
-    png = await app(interaction).renders.board(state, names=game.seat_names(players))
+    png = await app(interaction).renders.board(state, names=game.seat_names(players), language=current())
     file = discord.File(io.BytesIO(png), filename=BOARD_FILE,
                         description=_(wording.HELP_GAME_ALT).format(title=game.title))
     embed = discord.Embed(title=_(wording.HELP_GAME_TITLE).format(title=game.title),

@@ -159,14 +159,15 @@ class Poster:
         """The board as an attachment, drawn in the render pool, with a description for screen readers."""
         if state is None:
             raise NotFound(T("Match #{id} has no position to draw.", id=match.id))
-        png = await self.bot.renders.board(state, last_turn=last_turn, names=match.names, previous=previous)
+        png = await self.bot.renders.board(state, last_turn=last_turn, names=match.names, previous=previous,
+                                           language=current())
         return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=wording.board_alt_text(
             match, state, last_turn, turns=turns))
 
     async def _replay(self, match: Match) -> discord.File:
         """The whole game as an animated GIF (Discord plays it inline)."""
         _played, frames = await self.services.queries.turns(match.id, guild_id=match.row.guild_id)
-        gif = await self.bot.renders.replay(match.row.game, frames, match.names)
+        gif = await self.bot.renders.replay(match.row.game, frames, match.names, language=current())
         return discord.File(io.BytesIO(gif), filename=REPLAY_FILE,
                             description=_("Replay of {caption}, {turns}").format(
                                 caption=wording.board_caption(match), turns=wording.count(len(frames) - 1, "turn")))

@@ -17,7 +17,7 @@ from discord import app_commands
 from bot import records, wording
 from bot.discord.cards import BOARD_FILE
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE, MAX_EMBED_TEXT, acknowledged, app
-from bot.i18n import T, _
+from bot.i18n import T, _, current
 from bot.model import BadInput, Match, NotAllowed
 from bot.services.play import quote
 from bot.services.queries import parse_match_id
@@ -147,7 +147,8 @@ async def analysis(interaction: discord.Interaction, game: Game, state: State, n
 async def show(interaction: discord.Interaction, title: str, text: str, state: State, previous: State | None,
                last_turn: list[str], names: Sequence[str] | None) -> None:
     """The analysis with the board, drawn in the render pool, as the private answer."""
-    png = await app(interaction).renders.board(state, last_turn=last_turn, names=names, previous=previous)
+    png = await app(interaction).renders.board(state, last_turn=last_turn, names=names, previous=previous,
+                                               language=current())
     embed = discord.Embed(title=title[:256], description=text[:MAX_EMBED_TEXT],
                           colour=COLOUR_DONE if state.is_over else COLOUR_ACTIVE)
     embed.set_image(url=f"attachment://{BOARD_FILE}")

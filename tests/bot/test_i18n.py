@@ -247,3 +247,24 @@ async def test_a_german_user_exports_an_english_record_with_a_german_message(db,
         assert "Nenne die Partie, die exportiert werden soll" in said(await fake.slash(ann, "match record", match=" "))
         assert "ist keine Partienummer" in said(await fake.slash(ann, "match record", match="zwölf"))
         await fake.settle()
+
+
+async def test_a_german_server_gets_its_board_image_drawn_in_german_and_an_english_one_in_english(db, clock):
+    from render import texts
+    from render.texts import messages
+    for guild_locale, language in (("de", "de"), ("en-US", "en")):
+        async with FakeDiscord(make_bot(db, clock), guild_id=GUILD + (language == "en"), locale="en-US",
+                               guild_locale=guild_locale) as fake:
+            ann, bob = fake.user(11, "Ann"), fake.user(12, "Bob")
+            with texts.recording() as words:
+                out = await fake.slash(ann, "tintas challenge", opponent=bob, time=3)
+                card = next(s for s in out if s.kind == "channel_message")
+                accept = "Annehmen" if language == "de" else "Accept"
+                boards(await fake.click(bob, card.button(accept)["custom_id"], message=card))
+                await fake.settle()
+            assert (language, "{count}/4 colours with 4+") in words and (language, "TO MOVE") in words
+            assert {lang for lang, _ in words} == {language}
+            if language == "de":     # every word the German board drew has a German translation
+                german = texts._tables["de"]
+                assert all(german.get(m) and german[m] != m for _, m in words), words
+    assert set(messages()) <= set(texts._tables["de"])
