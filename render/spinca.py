@@ -22,10 +22,15 @@ placed ring is gold between two ink rings, the slide arrow a dark core in a whit
 tumble a "↓", the active row a box with an ink outline.
 
 Speed: the parts that never change (background, grids, titles, coordinates, face ticks, the panel) form a
-static layer drawn once per player count, supersampled; cells, marbles, badges, rings and the arrow are
+static layer drawn once per player count and language, supersampled; cells, marbles, badges, rings and the arrow are
 cached sprites (opaque tiles where nothing overlaps them: the fastest paste); text is set word by word from
 cached word tiles. ``palette`` is a fixed palette built once, so ``board_png`` maps each board onto it
 instead of a median cut per board.
+
+Words: every text drawn is an English template of ``TEXTS``, drawn as ``render.texts.tr`` gives it in the
+post's language at draw time (seat names and the engine's end sentence stay English); the caches holding words
+(the static layer, face lines, the winner badge) are keyed by language, the palette is always built from English
+boards.
 
 ``cell_centre`` / ``cell_radius`` (exploded view), ``above_centre`` (from above) and ``face_centre`` (faces)
 expose the geometry, and ``layout`` every dynamic text and badge drawn, so tests can probe pixels and text.
@@ -51,7 +56,6 @@ from render.common import (
     MUTED,
     RGB,
     WINNER,
-    WINNER_LABEL,
     arrow,
     build_palette,
     contrast_ink,
@@ -68,6 +72,51 @@ from render.common import (
     winner_badge,
     wrap_text,
 )
+from render.texts import ENGLISH, language, speaking, split, tr
+
+# --- Texts (English templates, drawn in the post's language: render.texts) ---------------------------------
+LEVEL_TITLE = "Level {level} ({size}×{size})"
+FROM_ABOVE = "From above"
+ABOVE_CAPTION = "Letters only on\nuncovered\nmarbles"     # at most CAPTION_LINES lines, under the view
+INNER_PYRAMID = "Inner pyramid:"
+FACE_TITLE = {"S": "South face", "E": "East face", "N": "North face", "W": "West face"}
+COLOUR_WORD = {"W": "White", "B": "Black", "R": "Red"}
+NO_MARBLE = "{colour}: no marble → 0 points"
+ONE_GROUP = "{colour}: one group of {size} → {points}"
+GROUPS_OF = "{colour}: groups of {sizes} and {last} → {points}"
+GROUPS_TERSE = "{colour}: groups {sizes} → {points}"            # many groups: the same, more tersely
+POINT = "{n} point"
+POINTS = "{n} points"
+PT = "{n} pt"                                                   # the tersest face line
+PTS = "{n} pts"
+TO_MOVE = "{name} to move"
+TO_MOVE_SEAT = "{name} ({seat}) to move"
+WINS = "{name} wins"
+WIN_TOGETHER = "{names} win"
+NAMES_AND = "{first} and {last}"
+TEMPLE_COMPLETE = "The temple is complete."
+TURN_OF = "Turn {turn} of {turns}"
+ROW_LEFT = "{left} left · {points}"
+ROW_LEFT_TEAM = "{left} left · team {points}"
+ROW_END = "{points} · inner {inner}"
+ROW_END_TEAM = "team {points} · inner {inner}"
+ROW_TO_MOVE = "◀ to move"
+LAST_PLACED = "Last turn ({seat}): placed {cell}."
+LAST_SLID = "Last turn ({seat}): slid {marble} {slide}, placed {cell}."
+LAST_SLID_TUMBLED = "Last turn ({seat}): slid {marble} {slide}, {tumbles}, placed {cell}."
+LAST_SHORT = "Last turn ({seat}): {slide}, placed {cell}."                 # when the long one does not fit
+LAST_SHORT_TUMBLED = "Last turn ({seat}): {slide} ({tumbles}), placed {cell}."
+MARBLE = {"W": "the white marble", "B": "the black marble", "R": "the red marble", "?": "a marble"}
+TUMBLED = "{cell} tumbled to {to}"
+TUMBLED_SOME = "a marble tumbled to {to}"
+NO_LAST_TURN = "Last turn: —"
+LOCKED = "Locked (+): {cells}, which may not slide or tumble"
+LOCKED_NONE = "Locked (+): none"
+TEXTS = (LEVEL_TITLE, FROM_ABOVE, ABOVE_CAPTION, INNER_PYRAMID, *FACE_TITLE.values(), *COLOUR_WORD.values(),
+         NO_MARBLE, ONE_GROUP, GROUPS_OF, GROUPS_TERSE, POINT, POINTS, PT, PTS, TO_MOVE, TO_MOVE_SEAT, WINS,
+         WIN_TOGETHER, NAMES_AND, TEMPLE_COMPLETE, TURN_OF, ROW_LEFT, ROW_LEFT_TEAM, ROW_END, ROW_END_TEAM,
+         ROW_TO_MOVE, LAST_PLACED, LAST_SLID, LAST_SLID_TUMBLED, LAST_SHORT, LAST_SHORT_TUMBLED, *MARBLE.values(),
+         TUMBLED, TUMBLED_SOME, NO_LAST_TURN, LOCKED, LOCKED_NONE)
 
 # --- Geometry (final pixels) ------------------------------------------------------------------------------
 WIDTH = 856
@@ -94,9 +143,9 @@ ABOVE_X = MARGIN + 30                   # left of the base grid (rank numbers le
 ABOVE_Y = ROW_B + 30
 ABOVE_R = 0.48 * ABOVE_U
 LEFT_W = ABOVE_X + 4 * ABOVE_U + 6      # right edge of the left column
-ABOVE_CAPTION = ("Letters only on", "uncovered", "marbles")
+CAPTION_LINES = 3                       # the caption's lines under the view from above (ABOVE_CAPTION)
 CAPTION_Y = ABOVE_Y + 4 * ABOVE_U + 46     # the caption's first line, then the inner-pyramid lines
-INNER_Y = CAPTION_Y + len(ABOVE_CAPTION) * 26 + 10
+INNER_Y = CAPTION_Y + CAPTION_LINES * 26 + 10
 
 FACE_D = 36                             # faces: marble diameter
 FACE_X0 = LEFT_W + 10                   # left of the face triangles
@@ -134,8 +183,6 @@ SLIDE_INK = (30, 100, 210)              # the slide arrow's core (cased in white
 TUMBLE_FILL = (30, 100, 210)
 WHITE = (255, 255, 255)
 SHADOW = mix(GRID_FILL, INK, 0.35)
-COLOUR_WORD = {"W": "White", "B": "Black", "R": "Red"}
-FACE_TITLE = {"S": "South face", "E": "East face", "N": "North face", "W": "West face"}
 
 # Cells resting on each cell (from above, a marble with any of them occupied is partly covered).
 _ABOVE: dict[str, tuple[str, ...]] = {
@@ -272,23 +319,31 @@ def _seat_names(state: State, names: Sequence[str] | None) -> list[str]:
     return out + list(seat_names[len(out):])
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _points(n: int) -> str:
+    """``n`` points in words, in the render language."""
+    return tr(POINT if n == 1 else POINTS).format(n=n)
+
+
+def face_line(colour: str, groups: tuple[int, ...], score: int) -> str:
+    """One colour's groups on a face and the points they score, in words (§3 rule 11: the smallest group)."""
+    return _face_line(colour, groups, score, language())
 
 
 @lru_cache(maxsize=1024)
-def face_line(colour: str, groups: tuple[int, ...], score: int) -> str:
-    """One colour's groups on a face and the points they score, in words (§3 rule 11: the smallest group)."""
-    word = COLOUR_WORD[colour]
+def _face_line(colour: str, groups: tuple[int, ...], score: int, lang: str) -> str:
+    """``face_line`` in the language ``lang`` (the render language of the moment: part of the cache key)."""
+    word = tr(COLOUR_WORD[colour])
     if not groups:
-        return f"{word}: no marble → 0 points"
-    points = _plural(score, "point")
+        return tr(NO_MARBLE).format(colour=word)
+    points = _points(score)
     if len(groups) == 1:
-        return _fit(f"{word}: one group of {groups[0]} → {points}", FACE_TEXT_W)
+        return _fit(tr(ONE_GROUP).format(colour=word, size=groups[0], points=points), FACE_TEXT_W)
     sizes = ", ".join(map(str, groups))
-    candidates = (f"{word}: groups of {', '.join(map(str, groups[:-1]))} and {groups[-1]} → {points}",
-                  f"{word}: groups {sizes} → {points}",          # many groups: the same, more tersely
-                  f"{word}: groups {sizes} → {score} pt{'s' if score != 1 else ''}")
+    terse = tr(PT if score == 1 else PTS).format(n=score)
+    candidates = (tr(GROUPS_OF).format(colour=word, sizes=", ".join(map(str, groups[:-1])), last=groups[-1],
+                                       points=points),
+                  tr(GROUPS_TERSE).format(colour=word, sizes=sizes, points=points),
+                  tr(GROUPS_TERSE).format(colour=word, sizes=sizes, points=terse))
     for text in candidates:
         if text_width(text) <= FACE_TEXT_W:
             return text
@@ -306,7 +361,7 @@ def _last_turn(state, last_turn: Sequence[str], previous) -> tuple[tuple[str, st
         return None, [], None, ""
     who = SEAT_NAMES[state.players][(state.count - 1) % state.players]
     if src < 0:
-        return None, [], NAMES[place], f"Last turn ({who}): placed {NAMES[place]}."
+        return None, [], NAMES[place], tr(LAST_PLACED).format(seat=who, cell=NAMES[place])
     slide = (NAMES[src], NAMES[dst])
     if previous is not None:
         drops = previous.tumbles(last_turn[0])
@@ -314,15 +369,16 @@ def _last_turn(state, last_turn: Sequence[str], previous) -> tuple[tuple[str, st
     else:   # the locked set is exactly the slid, tumbled and placed marbles (§3 rule 9)
         drops = [("?", c) for c in state.locked_cells if c not in (slide[1], NAMES[place])]
         colour = state.colour_at(dst) or "?"
-    word = COLOUR_WORD.get(colour, "a").lower()
-    long = f"Last turn ({who}): slid the {word} marble {slide[0]}→{slide[1]}"
-    short = f"Last turn ({who}): {slide[0]}→{slide[1]}"
+    marble, moved, cell = tr(MARBLE.get(colour, MARBLE["?"])), f"{slide[0]}→{slide[1]}", NAMES[place]
     if drops:
-        long += ", " + ", ".join(f"{a} tumbled to {b}" if a != "?" else f"a marble tumbled to {b}"
-                                 for a, b in drops)
-        short += " (" + ", ".join(f"{a}↓{b}" if a != "?" else f"↓{b}" for a, b in drops) + ")"
-    long += f", placed {NAMES[place]}."
-    short += f", placed {NAMES[place]}."
+        tumbles = ", ".join(tr(TUMBLED).format(cell=a, to=b) if a != "?" else tr(TUMBLED_SOME).format(to=b)
+                            for a, b in drops)
+        long = tr(LAST_SLID_TUMBLED).format(seat=who, marble=marble, slide=moved, tumbles=tumbles, cell=cell)
+        short = tr(LAST_SHORT_TUMBLED).format(seat=who, slide=moved, cell=cell, tumbles=", ".join(
+            f"{a}↓{b}" if a != "?" else f"↓{b}" for a, b in drops))
+    else:
+        long = tr(LAST_SLID).format(seat=who, marble=marble, slide=moved, cell=cell)
+        short = tr(LAST_SHORT).format(seat=who, slide=moved, cell=cell)
     text = long if text_width(long) <= TEXT_W else short
     return slide, [b for _, b in drops], NAMES[place], text
 
@@ -364,16 +420,21 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
     x, w = STATUS_X0 + (WIDTH - MARGIN - STATUS_X0) / 2, WIDTH - MARGIN - STATUS_X0 - 8
     if state.is_over:
         winners = list(state.winners)
-        tail = " win" if len(winners) > 1 else " wins"
-        room = (w - text_width(tail + " and " * (len(winners) - 1), 28, True, True)) / max(1, len(winners))
-        line1 = " and ".join(_fit_name(names[s], 28, room, bold=True) for s in winners) + tail
-        line2 = "The temple is complete."
+        head, tail = split(WIN_TOGETHER, "names") if len(winners) > 1 else split(WINS)
+        joiner = tr(NAMES_AND).partition("{first}")[2].partition("{last}")[0]
+        room = (w - text_width(head + tail + joiner * (len(winners) - 1), 28, True, True)) / max(1, len(winners))
+        line1 = head + joiner.join(_fit_name(names[s], 28, room, bold=True) for s in winners) + tail
+        line2 = tr(TEMPLE_COMPLETE)
     else:
         seat = state.to_move
-        tag = f" ({seat_names[seat]})" if names[seat] != seat_names[seat] else ""
-        room = w - text_width(tag + " to move", 28, True, True)
-        line1 = _fit_name(names[seat], 28, room, bold=True) + tag + " to move"
-        line2 = f"Turn {state.count + 1} of 29"
+        if names[seat] != seat_names[seat]:
+            head, tail = split(TO_MOVE_SEAT)
+            tail = tail.format(seat=seat_names[seat])
+        else:
+            head, tail = split(TO_MOVE)
+        room = w - text_width(head + tail, 28, True, True)
+        line1 = head + _fit_name(names[seat], 28, room, bold=True) + tail
+        line2 = tr(TURN_OF).format(turn=state.count + 1, turns=len(NAMES))
     add(Text((x, STATUS_Y), line1, 28, True, anchor="mm", name=True, role="status"))
     add(Text((x, STATUS_Y + 36), line2, anchor="mm", role="status"))
 
@@ -399,12 +460,12 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
         active = seat in state.winners if state.is_over else state.to_move == seat
         if active:
             out.active_rows.append(seat)
-        team = " team" if players == 4 else ""
+        team = players == 4
         if state.is_over:
-            stats = f"{team.strip() + ' ' if team else ''}{_plural(totals[seat], 'point')} · " \
-                    f"inner {inner[state.seat_colour(seat)]}"
+            stats = tr(ROW_END_TEAM if team else ROW_END).format(points=_points(totals[seat]),
+                                                                 inner=inner[state.seat_colour(seat)])
         else:
-            stats = f"{left[seat]} left ·{team} {_plural(totals[seat], 'point')}"
+            stats = tr(ROW_LEFT_TEAM if team else ROW_LEFT).format(left=left[seat], points=_points(totals[seat]))
         bg = ACTIVE_FILL if active else PANEL_FILL
         add(Text((STATS_R, y), stats, anchor="rm", bg=bg, role="row-stats"))
         tag = f" ({seat_names[seat]})" if names[seat] != seat_names[seat] else ""
@@ -416,7 +477,7 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
         if active and state.is_over:
             out.badges.append((STATUS_X, y))
         elif active:
-            add(Text((STATUS_X, y), "◀ to move", bold=True, bg=bg, role="row-status"))
+            add(Text((STATUS_X, y), tr(ROW_TO_MOVE), bold=True, bg=bg, role="row-status"))
 
     # 3. the last turn and the locked cells, or the whole end-of-game sentence (the board still marks the
     # last turn)
@@ -427,10 +488,10 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
             add(Text((x, line_centre(players, i)), line, name=True, bg=PANEL_FILL, role="end"))
     else:
         *_, last_text = _last_turn(state, list(last_turn or ()), previous)
-        add(Text((x, line_centre(players, 0)), _fit(last_text or "Last turn: —", TEXT_W), bg=PANEL_FILL,
+        add(Text((x, line_centre(players, 0)), _fit(last_text or tr(NO_LAST_TURN), TEXT_W), bg=PANEL_FILL,
                  role="last"))
         locked = " ".join(state.locked_cells)
-        text = f"Locked (+): {locked}, which may not slide or tumble" if locked else "Locked (+): none"
+        text = tr(LOCKED).format(cells=locked) if locked else tr(LOCKED_NONE)
         add(Text((x, line_centre(players, 1)), _fit(text, TEXT_W), bg=PANEL_FILL, role="locked"))
     return out
 
@@ -676,12 +737,16 @@ def _face_row(colours: tuple[str | None, ...]) -> Image.Image:
     return row
 
 
-@lru_cache(maxsize=1)
 def _winner_badge() -> tuple[Image.Image, int, int]:
+    """``_winner_badge_in`` in the render language (its label is a word)."""
+    return _winner_badge_in(language())
+
+
+@lru_cache(maxsize=4)
+def _winner_badge_in(lang: str) -> tuple[Image.Image, int, int]:
     """``common.winner_badge`` drawn once on a transparent sprite, and its offset from the badge's anchor."""
     canvas = Image.new("RGBA", (8 * BADGE_SIZE, 3 * BADGE_SIZE), (*INK, 0))
-    winner_badge(ImageDraw.Draw(canvas), (BADGE_SIZE, 1.5 * BADGE_SIZE), size=BADGE_SIZE,
-                 label=WINNER_LABEL)    # English, as the rest of its words (not translated yet)
+    winner_badge(ImageDraw.Draw(canvas), (BADGE_SIZE, 1.5 * BADGE_SIZE), size=BADGE_SIZE)
     box = canvas.getbbox() or (0, 0, 1, 1)
     return canvas.crop(box), box[0] - BADGE_SIZE, box[1] - round(1.5 * BADGE_SIZE)
 
@@ -706,9 +771,15 @@ def _row_box(w: int, h: int) -> Image.Image:
 
 # --- The static layer ------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=4)
 def _static(players: int) -> Image.Image:
-    """Everything that does not depend on the position, drawn once per player count (supersampled)."""
+    """``_static_in`` in the render language (its titles and caption are words)."""
+    return _static_in(players, language())
+
+
+@lru_cache(maxsize=8)
+def _static_in(players: int, lang: str) -> Image.Image:
+    """Everything that does not depend on the position, drawn once per player count and language
+    (supersampled)."""
     sc = STATIC_SCALE
     image = Image.new("RGB", (WIDTH * sc, height(players) * sc), BACKGROUND)
     d = ImageDraw.Draw(image)
@@ -729,23 +800,23 @@ def _static(players: int) -> Image.Image:
         top = level_top(k)
         rounded_panel(d, box(x0 - 6, top - 6, x0 + n * PITCH + 6, top + n * PITCH + 6), fill=GRID_FILL,
                       radius=14 * sc)
-        text((x0 + n * PITCH / 2, top - 22), f"Level {k + 1} ({n}×{n})")
+        text((x0 + n * PITCH / 2, top - 22), tr(LEVEL_TITLE).format(level=k + 1, size=n))
 
     # from above, its caption and the inner-pyramid heading
     u = ABOVE_U
-    text((ABOVE_X + 2 * u, ROW_B + 12), "From above", fill=INK)
+    text((ABOVE_X + 2 * u, ROW_B + 12), tr(FROM_ABOVE), fill=INK)
     rounded_panel(d, box(ABOVE_X - 4, ABOVE_Y - 4, ABOVE_X + 4 * u + 4, ABOVE_Y + 4 * u + 4), fill=GRID_FILL,
                   radius=10 * sc)
     for i, f in enumerate("abcd"):
         text((ABOVE_X + (i + 0.5) * u, ABOVE_Y + 4 * u + 17), f, fill=INK)
         text((ABOVE_X - 17, ABOVE_Y + 4 * u - (i + 0.5) * u), str(i + 1), fill=INK)
-    for i, line in enumerate(ABOVE_CAPTION):
+    for i, line in enumerate(tr(ABOVE_CAPTION).split("\n")[:CAPTION_LINES]):
         text((MARGIN + 4, CAPTION_Y + i * 26), line, bold=False, anchor="lm")
-    text((MARGIN + 4, INNER_Y), "Inner pyramid:", fill=INK, anchor="lm")
+    text((MARGIN + 4, INNER_Y), tr(INNER_PYRAMID), fill=INK, anchor="lm")
 
     # faces: titles, empty slots, edge ticks
     for f in FACE_NAMES:
-        text((FACE_TEXT_X, face_top(f) + FACE_TITLE_DY), FACE_TITLE[f], fill=INK, anchor="lm")
+        text((FACE_TEXT_X, face_top(f) + FACE_TITLE_DY), tr(FACE_TITLE[f]), fill=INK, anchor="lm")
         r = FACE_D / 2 - 1
         for slot in range(9):
             x, y = face_centre(f, slot)
@@ -926,16 +997,18 @@ def _warm() -> None:
             _line_tile(face_line(colour, groups, groups[0] if groups else 0), TEXT, False, INK, BACKGROUND, "lm",
                        False)
     for turn in range(1, 30):
-        _line_tile(f"Turn {turn} of 29", TEXT, False, INK, BACKGROUND, "mm", False)
+        _line_tile(TURN_OF.format(turn=turn, turns=len(NAMES)), TEXT, False, INK, BACKGROUND, "mm", False)
     _above_playable(), _winner_badge(), _row_box(WIDTH - 2 * MARGIN - 12, ROW_H - 2)
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The key colours exactly (marbles, highlights, backgrounds, the winner badge: a median cut could merge
-    the rare ones), then ``build_palette``'s median cut of sample boards for their anti-aliased edges."""
-    _warm()
-    cut = build_palette(*_sample_boards(), colours=PALETTE_SIZE - len(KEY_COLOURS))
+    the rare ones), then ``build_palette``'s median cut of sample boards for their anti-aliased edges. Always
+    from English boards, whatever language the first board asked for: every language maps onto one palette."""
+    with speaking(ENGLISH):
+        _warm()
+        cut = build_palette(*_sample_boards(), colours=PALETTE_SIZE - len(KEY_COLOURS))
     data = cut.getpalette() or []
     found = [tuple(data[i:i + 3]) for i in range(0, 3 * (PALETTE_SIZE - len(KEY_COLOURS)), 3)]
     colours = list(dict.fromkeys([*KEY_COLOURS, *found]))     # ordered, without repeats

@@ -142,7 +142,7 @@ def test_face_and_marble_letters_are_legible():
 
 
 def test_from_above_says_which_marbles_carry_letters():
-    assert " ".join(R.ABOVE_CAPTION) == "Letters only on uncovered marbles"
+    assert " ".join(R.ABOVE_CAPTION.split("\n")) == "Letters only on uncovered marbles"
 
 
 def test_faces_say_groups_and_points_in_words():

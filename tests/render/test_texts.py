@@ -11,7 +11,7 @@ from engines import GAMES
 from render import board_png, texts
 from render.replay import replay_gif
 
-TRANSLATED = ("tintas", "rincala", "roocala", "quincala")     # Spinca's words are not translated yet
+TRANSLATED = ("tintas", "rincala", "roocala", "quincala", "spinca")
 
 
 def boards(key: str, count: int = 12, seed: int = 5) -> list[tuple]:
