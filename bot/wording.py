@@ -16,7 +16,7 @@ from bot.ratings import display
 from bot.services.challenges import arrival_team
 from bot.store.rows import ParticipantRow
 from engines import State
-from engines.base import Outcome, fill_template
+from engines.base import Outcome, fill_template, translate_facts
 
 Mention = Callable[[ParticipantRow], str]
 
@@ -40,7 +40,7 @@ def seat_labels(match: Match, mention: Mention = plain) -> list[str]:
     when the rules name seats."""
     seats = match.game.seat_names(match.row.players)
     generic = all(re.fullmatch(r"Player \d+", s) for s in seats)
-    return [mention(match.at_seat(s)) if generic else f"{seats[s]} ({mention(match.at_seat(s))})"
+    return [mention(match.at_seat(s)) if generic else f"{_(seats[s])} ({mention(match.at_seat(s))})"
             for s in range(match.row.players)]
 
 
@@ -56,10 +56,13 @@ def end_sentence(match: Match, mention: Mention = plain) -> str:
         facts = {"reason": f": {facts['reason']}" if facts.get("reason") else "",
                  "admin": mention(admin) if facts.get("admin") else _("an admin")}
     ours = {key: _(template) for key, template in SERVICE_TERMINATIONS.items()}
-    templates = {**ours, **match.game.terminations}   # a game's own sentence (English, as its rules) comes first
+    rules = {key: _(template) for key, template in match.game.terminations.items()}
+    templates = {**ours, **rules}   # a game's own sentence (as its rules) comes first
     if row.termination not in templates:
         return ""
     outcome = Outcome(row.termination, row.winners, row.ranks, roles, facts)
+    if row.termination in rules:    # its word facts ('red', 'checkers') in the reader's language too
+        outcome = translate_facts(match.game, outcome, _)
     return fill_template(templates[row.termination], outcome, seat_labels(match, mention))
 
 
@@ -115,7 +118,7 @@ def seat_line(match: Match, mention: Mention = plain) -> str:
         order = [_("{player} plays first"), _("{player} second"), _("{player} third"), _("{player} fourth")]
         line = ", ".join(order[i].format(player=mention(p)) for i, p in enumerate(people))
     else:
-        line = " · ".join(f"{seats[p.seat]}: {mention(p)}" for p in people if p.seat is not None)
+        line = " · ".join(f"{_(seats[p.seat])}: {mention(p)}" for p in people if p.seat is not None)
     if teams:
         line += "\n" + _("Teams: {teams}").format(teams=" vs ".join(
             " & ".join(mention(match.at_seat(s)) for s in team) for team in teams))

@@ -8,8 +8,8 @@ so a new game only overrides what it needs.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 
@@ -138,6 +138,9 @@ class Game:
     teams: dict[int, tuple[tuple[int, ...], ...]] = {}  # player count -> seats per team (Spinca's 4 players)
     terminations: dict[str, str] = {}
     """Outcome.termination -> the English sentence that explains it, with ``{role}`` and ``{fact}`` fields."""
+    fact_words: tuple[str, ...] = ()
+    """The English words a termination's facts can hold ('red', 'checkers'), translated with the sentence: a
+    fact made of them (one, or several joined by ', ') is passed through ``outcome_text``'s ``translate``."""
     turn_cap: int | None = None
     """The bot's draw cap in whole turns (a turn is all the moves of one player), or None. The engine does not
     apply it: the match service counts turns from the move log and calls ``turn_cap_outcome`` at the cap."""
@@ -207,13 +210,29 @@ def rank_seats(state: State, winners: Sequence[int], among: Sequence[int] | None
     return tuple(ordered.index(key[s]) + 1 if s in key else 0 for s in range(state.players))
 
 
-def outcome_text(game: Game, outcome: Outcome, names: Sequence[str]) -> str:
+def outcome_text(game: Game, outcome: Outcome, names: Sequence[str],
+                 translate: Callable[[str], str] | None = None) -> str:
     """The sentence that explains ``outcome``: the game's template with each role's seat replaced by
     ``names[seat]`` (display names, Discord mentions, seat names...) and each fact written as it is.
 
+    ``translate`` (a catalog lookup: English text -> the reader's language) translates the template and the
+    facts made of ``game.fact_words``; the names are the caller's, already in the reader's language.
     The one place where end-of-game texts are composed.
     """
-    return fill_template(game.terminations[outcome.termination], outcome, names)
+    template = game.terminations[outcome.termination]
+    if translate is None:
+        return fill_template(template, outcome, names)
+    return fill_template(translate(template), translate_facts(game, outcome, translate), names)
+
+
+def translate_facts(game: Game, outcome: Outcome, translate: Callable[[str], str]) -> Outcome:
+    """``outcome`` with each fact made of ``game.fact_words`` (one word, or several joined by ', ') translated."""
+    def word_fact(value: str | int) -> bool:
+        return isinstance(value, str) and bool(value) and all(w in game.fact_words for w in value.split(", "))
+
+    facts = {k: ", ".join(translate(w) for w in str(v).split(", ")) if word_fact(v) else v
+             for k, v in outcome.facts.items()}
+    return replace(outcome, facts=facts)
 
 
 def fill_template(template: str, outcome: Outcome, names: Sequence[str]) -> str:

@@ -1342,6 +1342,7 @@ class QuincalaGame(Game):
     # R-W3 / clarification 7: the bot's draw after 400 turns without a win. The match service applies it from
     # the move log; the engine has no cap (its result is a function of the position code alone).
     turn_cap = 400
+    fact_words = ("home", "quincala")    # the {dot_role} fact
     terminations = {
         "complete_tower": "{winner} wins with a complete tower on {owner}'s {dot_role} dot {dot}.",
         "passes": "Both players passed in succession, so the game is a draw.",

@@ -737,6 +737,7 @@ class RoocalaGame(Game):
     variant_option = "variant"
     variant_labels = {"hex": "Hex board (37 cells)", "square": "Square board (6×6)"}
     history_in_state = True   # R-E4 counts positions the code does not hold
+    fact_words = ("checker", "checkers")    # the {checkers} fact
     terminations = {
         "threshold": "{winner} reached {threshold} points, more than half of all points "
                      "({south} {south_score}, {north} {north_score}).",

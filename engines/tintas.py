@@ -545,6 +545,7 @@ class TintasGame(Game):
     summary = ("Slide the shared pawn to the first piece in a line and keep chaining the same colour; win "
                "with all 7 of one colour, or 4+ in 4 colours once you hold every colour.")
     rules_text = RULES_TEXT
+    fact_words = _NAMES    # the colours of the {colour} and {colours} facts
     terminations = {
         "all_seven": "{winner} holds all seven {colour} pieces.",
         "four_colours": "{winner} holds 4 or more pieces in {count} colours ({colours}) and at least one of every "

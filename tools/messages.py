@@ -8,7 +8,8 @@ Four sources, one template (``bot/locale/messages.pot``):
 * the slash-command tree as discord.py builds it (``register_commands``): command and option names (contexts
   ``command name`` / ``option name``), descriptions and choice names, and the context menus' names (context
   ``command name``), exactly the strings the translator gets;
-* the games' one-line summaries and variant labels (engine data shown on cards and in captions);
+* the games' one-line summaries, variant labels, seat names, end sentences (``terminations``) and the words their
+  facts can hold (``fact_words``): engine data shown on cards, in captions and in results;
 * the words drawn into the board images (``render.texts.messages()``: each renderer's ``TEXTS``).
 
 Then every ``bot/locale/<lang>/LC_MESSAGES/messages.po`` is updated from the template (new ids added empty,
@@ -85,11 +86,16 @@ def tree_messages() -> list[tuple[str, str | None, str]]:
 
 
 def game_messages() -> list[tuple[str, str | None, str]]:
+    """The engines' texts a player reads, for every game of the registry and every player count."""
     from engines import GAMES
     out: list[tuple[str, str | None, str]] = []
     for game in GAMES.values():
         out.append((game.summary, None, f"engines:{game.key}.summary"))
         out += [(label, None, f"engines:{game.key}.variant_labels") for label in game.variant_labels.values()]
+        out += [(seat, None, f"engines:{game.key}.seat_names") for n in game.player_counts
+                for seat in game.seat_names(n)]
+        out += [(template, None, f"engines:{game.key}.terminations") for template in game.terminations.values()]
+        out += [(word, None, f"engines:{game.key}.fact_words") for word in game.fact_words]
     return out
 
 

@@ -127,10 +127,10 @@ async def read_record(attachment: discord.Attachment) -> records.GameRecord:
 async def analysis(interaction: discord.Interaction, game: Game, state: State, names: Sequence[str] | None, *,
                    seed: int, match_id: int | None = None) -> str:
     """The analysis text: the best turns with their evaluations, or who won a finished game."""
-    labels = list(names) if names else list(game.seat_names(state.players))
+    labels = list(names) if names else [_(seat) for seat in game.seat_names(state.players)]
     if state.is_over:
         outcome = state.outcome()
-        why = outcome_text(game, outcome, labels) if outcome is not None else ""
+        why = outcome_text(game, outcome, labels, _) if outcome is not None else ""
         text = wording.analysis_over_text([labels[s] for s in state.winners], state.players, why)
     else:
         try:

@@ -4,6 +4,7 @@ the command tree a German user reads German while channel posts follow the serve
 from __future__ import annotations
 
 import importlib.util
+import random
 import re
 import string
 from pathlib import Path
@@ -13,10 +14,11 @@ import pytest
 from babel.messages.pofile import read_po
 from discord import app_commands
 
+from bot import i18n
 from bot.discord.translator import CatalogTranslator
 from bot.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, TN, T, language_of, speaking
 from bot.model import NotAllowed
-from engines import GAMES
+from engines import GAMES, outcome_text
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, boards, make_bot, pinged, said
 
@@ -268,3 +270,69 @@ async def test_a_german_server_gets_its_board_image_drawn_in_german_and_an_engli
                 german = texts._tables["de"]
                 assert all(german.get(m) and german[m] != m for _, m in words), words
     assert set(messages()) <= set(texts._tables["de"])
+
+
+# ---- seat names and end sentences ---------------------------------------------------------------------------------
+async def test_a_german_server_reads_german_seat_names_and_end_sentences_while_the_record_stays_english(db, clock):
+    """Spinca names its seats: the board post, the result and the caption say Weiß/Schwarz on a German server and
+    White/Black on an English one; the exported record is a file format and stays English on both."""
+    for guild_locale, language in (("de", "de"), ("en-US", "en")):
+        async with FakeDiscord(make_bot(db, clock), guild_id=GUILD + (language == "en"), locale=guild_locale,
+                               guild_locale=guild_locale) as fake:
+            ann, bob = fake.user(11, "Ann"), fake.user(12, "Bob")
+            card = next(s for s in await fake.slash(ann, "spinca challenge", opponent=bob, time=0)
+                        if s.kind == "channel_message")
+            begun = boards(await fake.click(bob, card.button("Annehmen" if language == "de" else "Accept")["custom_id"],
+                                            message=card))[-1].text()
+            resign = (await fake.slash(ann, "spinca resign"))[-1].components
+            out = await fake.click(ann, next(c for c in resign if c.get("label") in ("Ja, aufgeben", "Yes, resign"))
+                                   ["custom_id"])
+            await fake.settle()
+            ended = " ".join(s.text() for s in out + fake.sent if s.kind == "channel_message")
+            seat = ("White", "Black")[0 if "White: <@11>" in begun or "Weiß: <@11>" in begun else 1]
+            if language == "de":
+                assert "Weiß: <@1" in begun and " · Schwarz: <@1" in begun, begun
+                assert "White" not in begun and "Black" not in begun
+                assert f"{dict(White='Weiß', Black='Schwarz')[seat]} (<@11>) hat aufgegeben." in ended, ended
+                assert "White" not in ended and "Black" not in ended
+            else:
+                assert "White: <@1" in begun and " · Black: <@1" in begun and "Weiß" not in begun, begun
+                assert f"{seat} (<@11>) resigned." in ended and "Weiß" not in ended, ended
+            number = 1 if language == "de" else 2         # one database for both servers
+            reply = next(s for s in await fake.slash(ann, "match record", match=f"#{number}") if s.files)
+            record = next(data for name, data in reply.files if name.endswith(".txt")).decode()
+            assert '[Seat1 "White"]' in record and '[Seat2 "Black"]' in record
+            assert f'[Termination "{seat} (Ann) resigned."]' in record and "Weiß" not in record
+
+
+def play_out(key: str, players: int, seed: int):
+    """A random game of ``key`` played to its end by the engine alone."""
+    game = GAMES[key]
+    rng, state = random.Random(seed), game.new(players, seed=seed)
+    while not state.is_over:
+        value, _ = rng.choice(game.turn_suggestions(state, "", 25))
+        for move in game.split_turn(value):
+            state = state.play(move)
+    return state
+
+
+@pytest.mark.parametrize(("key", "players"), [(k, n) for k, g in GAMES.items() for n in g.player_counts])
+def test_every_game_ends_with_a_german_sentence_and_german_seat_names(key, players):
+    """The engines' own end sentences and the words of their facts ('red', 'checkers', 'home') in German; the
+    English sentence is what it always was."""
+    game = GAMES[key]
+    for seed in range(6):
+        state = play_out(key, players, seed)
+        outcome = state.outcome()
+        assert outcome is not None
+        seats = game.seat_names(players)
+        english = outcome_text(game, outcome, seats)
+        assert outcome_text(game, outcome, seats, lambda m: m) == english
+        with speaking("de"):
+            german = outcome_text(game, outcome, [i18n._(s) for s in seats], i18n._)
+        assert german != english and german == german.strip()
+        words = set(re.findall(r"[A-Za-z]+", english)) - set(re.findall(r"[A-Za-z]+", german))
+        english_only = {"White", "Black", "Red", "South", "North", "Player", "holds", "wins", "win", "draw", "red",
+                        "orange", "yellow", "green", "blue", "purple", "white", "checker", "checkers", "home"}
+        assert not english_only & set(re.findall(r"[A-Za-z]+", german)), german
+        assert words, (english, german)
