@@ -273,7 +273,7 @@ def draw(state: QuincalaState, last_turn: Sequence[str] | None = None, names: Se
 
 def _names(names: Sequence[str] | None) -> list[str]:
     out = list(names) if names else []
-    return out + list(SEAT_NAMES[len(out):]) if len(out) < 2 else out
+    return out + [tr(seat) for seat in SEAT_NAMES[len(out):]] if len(out) < 2 else out
 
 
 def _replay(previous: QuincalaState | None, moves: list[str]) -> list[Event]:
@@ -788,7 +788,7 @@ def end_sentence(state: QuincalaState, names: Sequence[str] | None, size: int = 
     lines: tuple[str, ...] = ()
     for limit in (None, 300.0, 220.0, 160.0, 110.0, 70.0, 40.0):
         shown = full if limit is None else [_fit_name(n, size, limit, bold) for n in full]
-        text = outcome_text(state.game, outcome, shown)
+        text = outcome_text(state.game, outcome, shown, tr)
         lines = _wrap(text, size, max_width, bold)
         if " ".join(lines) == " ".join(text.split()):
             break
@@ -796,7 +796,7 @@ def end_sentence(state: QuincalaState, names: Sequence[str] | None, size: int = 
 
 
 def _legend(viewer: int) -> str:
-    return tr(LEGEND).format(seat=SEAT_NAMES[viewer])
+    return tr(LEGEND).format(seat=tr(SEAT_NAMES[viewer]))
 
 
 def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: int, events: list[Event],
@@ -813,7 +813,7 @@ def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: 
             _last_turn_line(image, events, moves)
         return
     before, after = split(TO_MOVE_SEAT)
-    runs = _named_line(names[viewer], [(after.format(seat=SEAT_NAMES[viewer]), True, False)], STATUS_SIZE, room,
+    runs = _named_line(names[viewer], [(after.format(seat=tr(SEAT_NAMES[viewer])), True, False)], STATUS_SIZE, room,
                        before)
     _draw_runs(image, (WIDTH - _runs_width(runs, STATUS_SIZE)) / 2, _baseline(STATUS_Y, STATUS_SIZE), runs,
                STATUS_SIZE)
@@ -840,7 +840,7 @@ def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str]) -
         to = e.to
         if ":" in e.to:
             kind, colour = e.to.split(":")
-            to = tr(SEATS_HAND if kind == "hand" else SEATS_LEDGE).format(seat=SEAT_NAMES["wb".index(colour)])
+            to = tr(SEATS_HAND if kind == "hand" else SEATS_LEDGE).format(seat=tr(SEAT_NAMES["wb".index(colour)]))
         if e.kind == "knock":
             words.append(f"× {e.piece} → {to}")
         elif e.kind == "release":
@@ -871,7 +871,7 @@ def _trays(image: Image.Image, state: QuincalaState, names: list[str], viewer: i
             bx, by = winner_badge_xy(seat)
             _blit(image, badge, bx - 2, by - badge.height // 2)
             right = bx - 16
-        status: list[Run] = [(f" ({SEAT_NAMES[seat]})", False, False)]
+        status: list[Run] = [(f" ({tr(SEAT_NAMES[seat])})", False, False)]
         if seat == viewer and not over:
             status.append((" · " + tr(TO_MOVE_MARK), True, False))
         left = x0 + 40

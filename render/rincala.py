@@ -465,7 +465,7 @@ def _static_layer(lang: str) -> Image.Image:
 # --- drawing ----------------------------------------------------------------------------------------------
 def draw(state: RincalaState, last_turn: list[str], names: list[str] | None,
          previous: RincalaState | None) -> Image.Image:
-    names = list(names) if names else list(state.game.seat_names(state.players))
+    names = list(names) if names else [tr(seat) for seat in state.game.seat_names(state.players)]
     return compose(state, names, replay(previous, last_turn), last_turn)
 
 
@@ -678,7 +678,7 @@ def end_lines(state: RincalaState, names: Sequence[str]) -> list[str]:
     room = WIDTH - 2 * MARGIN
     for width in (None, 360.0, 200.0, 100.0):
         shown = list(names) if width is None else [fit_name(n, TEXT_SIZE, width) for n in names]
-        sentence = outcome_text(state.game, outcome, shown)
+        sentence = outcome_text(state.game, outcome, shown, tr)
         lines = wrap_text(sentence, TEXT_SIZE, room)
         if " ".join(lines) == " ".join(sentence.split()):
             return lines

@@ -277,7 +277,7 @@ def _panel(variant: str, seat: int, active: bool, lang: str = "en") -> Image.Ima
     image = big.reduce(s)
     paste(image, _rook_sprite(seat), (42, PANEL_H / 2))
     d = ImageDraw.Draw(image)
-    sub = tr((PANEL_SOUTH, PANEL_NORTH)[seat]).format(seat=SEATS[seat])
+    sub = tr((PANEL_SOUTH, PANEL_NORTH)[seat]).format(seat=tr(SEATS[seat]))
     d.text((88, 62), sub, font=font(TEXT), fill=MUTED, anchor="lm")
     d.text((w - 124, PANEL_H / 2), tr(GOAL).format(n=BOARDS[variant].threshold), font=font(TEXT), fill=MUTED,
            anchor="rm")
@@ -408,7 +408,7 @@ def draw(state: State, last_turn: Sequence[str] | None = None, names: Sequence[s
     """The board image of a Roocala ``state`` (see the module docstring)."""
     variant = state.variant or "hex"
     given = list(names or ())[:2]
-    shown = [str(given[i]) if i < len(given) and given[i] else SEATS[i] for i in range(2)]
+    shown = [str(given[i]) if i < len(given) and given[i] else tr(SEATS[i]) for i in range(2)]
     fx = _last_move(previous, list(last_turn or ()))
 
     image = _base(variant).copy()
@@ -561,7 +561,7 @@ def status_lines(state: State, names: Sequence[str]) -> list[str]:
     text = ""
     for limit in (None, 360, 280, 220, 170, 130, 100, 80, 60, 40):
         shown = [n if limit is None else fit_name(n, TEXT, limit, bold=True) for n in names]
-        text = outcome_text(state.game, outcome, shown)
+        text = outcome_text(state.game, outcome, shown, tr)
         lines = wrap_text(text, TEXT, width, bold=True)
         if " ".join(lines) == " ".join(text.split()) and all(
                 name_length(line, TEXT, bold=True) <= width for line in lines):

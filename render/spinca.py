@@ -314,7 +314,7 @@ def _fit(text: str, room: float) -> str:
 
 
 def _seat_names(state: State, names: Sequence[str] | None) -> list[str]:
-    seat_names = SEAT_NAMES[state.players]
+    seat_names = [tr(seat) for seat in SEAT_NAMES[state.players]]
     out = [str(n) for n in (names or ())][:state.players]
     return out + list(seat_names[len(out):])
 
@@ -359,7 +359,7 @@ def _last_turn(state, last_turn: Sequence[str], previous) -> tuple[tuple[str, st
         src, dst, place = parse_turn(last_turn[0])
     except ValueError:
         return None, [], None, ""
-    who = SEAT_NAMES[state.players][(state.count - 1) % state.players]
+    who = tr(SEAT_NAMES[state.players][(state.count - 1) % state.players])
     if src < 0:
         return None, [], NAMES[place], tr(LAST_PLACED).format(seat=who, cell=NAMES[place])
     slide = (NAMES[src], NAMES[dst])
@@ -392,7 +392,7 @@ def _end_sentence(state: State, names: list[str]) -> tuple[str, list[str]]:
     lines: tuple[str, ...] = ()
     for limit in (None, 400, 300, 240, 180, 140, 110, 80, 60):
         shown = names if limit is None else [_fit_name(n, TEXT, limit) for n in names]
-        sentence = " ".join(outcome_text(state.game, outcome, shown).split())
+        sentence = " ".join(outcome_text(state.game, outcome, shown, tr).split())
         lines, whole = _wrap(sentence)
         if whole:
             break
@@ -411,7 +411,7 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
            previous=None) -> Layout:
     """The texts and badges ``draw`` puts on the static layer for this board."""
     players = state.players
-    seat_names = SEAT_NAMES[players]
+    seat_names = [tr(seat) for seat in SEAT_NAMES[players]]     # in the render language, as the names given
     names = _seat_names(state, names)
     out = Layout()
     add = out.texts.append

@@ -81,9 +81,15 @@ RENDERERS = ("common", "tintas", "rincala", "roocala", "quincala", "spinca")
 
 @cache
 def messages() -> tuple[str, ...]:
-    """Every template the renderers draw (each module's ``TEXTS``), in order, once each."""
+    """Every template the renderers draw (each module's ``TEXTS``), then the engines' texts the boards draw
+    (every game's seat names for all its player counts, end sentences and their fact words), once each."""
+    from engines import GAMES
     out: dict[str, None] = {}
     for name in RENDERERS:
         out.update(dict.fromkeys(importlib.import_module(f"render.{name}").TEXTS))
+    for game in GAMES.values():
+        out.update(dict.fromkeys(seat for n in game.player_counts for seat in game.seat_names(n)))
+        out.update(dict.fromkeys(game.terminations.values()))
+        out.update(dict.fromkeys(game.fact_words))
     return tuple(out)
 

@@ -532,7 +532,7 @@ def draw(state: State, last_turn: Sequence[str] | None = None, names: Sequence[s
 
 def _names(names: Sequence[str] | None) -> list[str]:
     out = [str(n) for n in (names or ())][:2]
-    return out + [f"Player {i + 1}" for i in range(len(out), 2)]
+    return out + [tr(f"Player {i + 1}") for i in range(len(out), 2)]     # the seat names (engines' texts)
 
 
 def _path(collected: list[str], start: str | None) -> list[str]:
@@ -719,7 +719,7 @@ def end_sentence(state: State, names: Sequence[str]) -> list[str]:
     for room in (width, 420.0, 300.0, 220.0, 160.0, 110.0, 70.0):
         for lines in (2, 3):
             short = [fit_name(n, TEXT_SIZE, room) for n in names]
-            sentence = outcome_text(state.game, outcome, short)
+            sentence = outcome_text(state.game, outcome, short, tr)
             wrapped = wrap_text(sentence, TEXT_SIZE, width, lines=lines)
             if " ".join(wrapped) == " ".join(sentence.split()):
                 return wrapped

@@ -40,7 +40,8 @@ async def quick_start(interaction: discord.Interaction, game: Game) -> tuple[dis
     """A game's quick start and its start position, drawn off the event loop (the render pool)."""
     players = min(game.player_counts)
     state = game.new(players=players, seed=0, variant=game.variants[0] if game.variants else None)
-    png = await app(interaction).renders.board(state, names=game.seat_names(players), language=current())
+    names = [_(seat) for seat in game.seat_names(players)]      # the seat names, in the reader's language
+    png = await app(interaction).renders.board(state, names=names, language=current())
     file = discord.File(io.BytesIO(png), filename=BOARD_FILE,
                         description=_(wording.HELP_GAME_ALT).format(title=game.title))
     embed = discord.Embed(title=_(wording.HELP_GAME_TITLE).format(title=game.title),
