@@ -68,19 +68,28 @@ class ChallengeButton(ui.DynamicItem[ui.Button], template=r"ch:(?P<action>accept
             await bot.dispatcher.deliver_pending(self.match_id)
 
 
-class DrawButton(ui.DynamicItem[ui.Button],
-                 template=r"dr:(?P<answer>accept|decline):(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
-    """Accept or decline a draw offer; refused once the position has moved on (the offer lapsed)."""
+class AnswerButton(ui.DynamicItem[ui.Button], template=r"(?!)"):
+    """Accept or decline a proposal made at one ply, its custom id '<prefix>:<answer>:<match id>:<ply>'
+    (subclasses set the template, the prefix and the labels)."""
+
+    prefix = ""
+    labels: dict[str, str] = {}
 
     def __init__(self, answer: str, match_id: int, ply: int):
         style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.danger
-        super().__init__(ui.Button(label=_(_DRAW_LABELS[answer]), style=style,
-                                   custom_id=f"dr:{answer}:{match_id}:{ply}"))
+        super().__init__(ui.Button(label=_(self.labels[answer]), style=style,
+                                   custom_id=f"{self.prefix}:{answer}:{match_id}:{ply}"))
         self.answer, self.match_id, self.ply = answer, match_id, ply
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
         return cls(match["answer"], int(match["id"]), int(match["ply"]))
+
+
+class DrawButton(AnswerButton, template=r"dr:(?P<answer>accept|decline):(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
+    """Accept or decline a draw offer; refused once the position has moved on (the offer lapsed)."""
+
+    prefix, labels = "dr", _DRAW_LABELS
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)
@@ -106,19 +115,12 @@ def draw_view(match_id: int, ply: int) -> ui.View:
     return view
 
 
-class TakebackButton(ui.DynamicItem[ui.Button],
+class TakebackButton(AnswerButton,
                      template=r"tk:(?P<answer>accept|decline):(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
     """Accept or decline a takeback request; refused once the position has moved on (the request lapsed)."""
 
-    def __init__(self, answer: str, match_id: int, ply: int):
-        style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.danger
-        label = _(wording.TAKEBACK_ACCEPT_LABEL) if answer == "accept" else _(wording.TAKEBACK_DECLINE_LABEL)
-        super().__init__(ui.Button(label=label, style=style, custom_id=f"tk:{answer}:{match_id}:{ply}"))
-        self.answer, self.match_id, self.ply = answer, match_id, ply
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any], match: re.Match[str], /):
-        return cls(match["answer"], int(match["id"]), int(match["ply"]))
+    prefix = "tk"
+    labels = {"accept": wording.TAKEBACK_ACCEPT_LABEL, "decline": wording.TAKEBACK_DECLINE_LABEL}
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)

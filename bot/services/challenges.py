@@ -197,13 +197,7 @@ class Challenges:
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.accept(tx, match_id, person.user_id, person.name):
                 raise StalePosition(T("This challenge was answered in the meantime."))
-            started = await self.ctx.matches.everyone_accepted(tx, match_id)
-            match = await self._read(tx, match_id)
-            told = [Announcement("card", {"event": "update"})]
-            if started and not match.row.open_seats:
-                match = await self._start(tx, match)
-                told += start_announcements(match)
-            await self.ctx.outbox.add(tx, match_id, told, now=now)
+            match = await self._seat_taken(tx, match_id, now)
         self._after(match)
         return match
 
@@ -237,14 +231,20 @@ class Challenges:
             if not await self.ctx.matches.add_joiner(tx, match_id, user_id=person.user_id, name=person.name,
                                                      arrival=len(seated.participants), team=team):
                 raise NotAllowed(T("You already have a seat in this challenge; wait for the others."))
-            started = await self.ctx.matches.everyone_accepted(tx, match_id)
-            match = await self._read(tx, match_id)
-            told = [Announcement("card", {"event": "update"})]
-            if started and not match.row.open_seats:
-                match = await self._start(tx, match)
-                told += start_announcements(match)
-            await self.ctx.outbox.add(tx, match_id, told, now=now)
+            match = await self._seat_taken(tx, match_id, now)
         self._after(match)
+        return match
+
+    async def _seat_taken(self, tx: Tx, match_id: int, now: str) -> Match:
+        """After an acceptance or a join: the card brought up to date, and the match started once every seat is
+        taken and every invited player has accepted (with its start announcements), in the caller's transaction."""
+        started = await self.ctx.matches.everyone_accepted(tx, match_id)
+        match = await self._read(tx, match_id)
+        told = [Announcement("card", {"event": "update"})]
+        if started and not match.row.open_seats:
+            match = await self._start(tx, match)
+            told += start_announcements(match)
+        await self.ctx.outbox.add(tx, match_id, told, now=now)
         return match
 
     async def decline(self, match_id: int, user_id: int, *, guild_id: int) -> Match:

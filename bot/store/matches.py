@@ -19,6 +19,10 @@ from bot.store.rows import MatchRow, MoveRow, ParticipantRow, Result, Start, Tur
 ARCHIVES_CACHED = 32     # archived logs kept decoded and replayed (a replay GIF, a record and a board read one)
 # a moves row, and the two columns of an archive row its reads are united with (see MatchStore._log)
 LOG_COLUMNS = "ply, turn, seat, move, position, played_at, undone_by, NULL, NULL"
+# The columns of a proposal every other player must accept: (the ply it was made at, who agrees so far).
+_DRAW = ("draw_offer_ply", "draw_accepted")
+_TAKEBACK = ("takeback_ply", "takeback_accepted")
+
 PARTICIPANT_COLUMNS = "user_id, name, invited_order, team, accepted, seat, preset_seat, ai_level, joined"
 
 
@@ -155,22 +159,10 @@ class MatchStore:
     async def agree_to_draw(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> tuple[int, ...] | None:
         """Add ``user_id`` to those who agree to the offer made at ``ply``; everyone who agrees, or None if that
         offer is no longer open."""
-        await tx.lock_match(match_id)       # two acceptances at once must not lose one another
-        row = await tx.fetchone("SELECT draw_accepted FROM matches WHERE id = ? AND ply = ? AND draw_offer_ply = ?"
-                                " AND status = 'active'", (match_id, ply, ply))
-        if row is None:
-            return None
-        agreed = tuple(int(x) for x in (row[0] or "").split(",") if x)
-        if user_id not in agreed:
-            agreed = (*agreed, user_id)
-            await tx.execute("UPDATE matches SET draw_accepted = ? WHERE id = ?", (",".join(map(str, agreed)),
-                                                                                   match_id))
-        return agreed
+        return await self._agree(tx, _DRAW, match_id, ply=ply, user_id=user_id)
 
     async def withdraw_draw(self, tx: Tx, match_id: int, *, ply: int) -> bool:
-        changed = await tx.execute("UPDATE matches SET draw_offer_ply = NULL, draw_accepted = NULL WHERE id = ?"
-                                   " AND draw_offer_ply = ? AND ply = ?", (match_id, ply, ply))
-        return changed == 1
+        return await self._withdraw(tx, _DRAW, match_id, ply=ply)
 
     async def request_takeback(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> bool:
         """Open a takeback request at ``ply``; False if the match moved on or a request is open in this position."""
@@ -182,21 +174,31 @@ class MatchStore:
     async def agree_to_takeback(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> tuple[int, ...] | None:
         """Add ``user_id`` to those who agree to the request made at ``ply``; everyone who agrees, or None if that
         request is no longer open."""
+        return await self._agree(tx, _TAKEBACK, match_id, ply=ply, user_id=user_id)
+
+    async def withdraw_takeback(self, tx: Tx, match_id: int, *, ply: int) -> bool:
+        return await self._withdraw(tx, _TAKEBACK, match_id, ply=ply)
+
+    async def _agree(self, tx: Tx, proposal: tuple[str, str], match_id: int, *, ply: int,
+                     user_id: int) -> tuple[int, ...] | None:
+        """A proposal (its ply and agreement columns) made at ``ply``: add ``user_id`` to who agrees."""
+        at, agreed_by = proposal
         await tx.lock_match(match_id)       # two acceptances at once must not lose one another
-        row = await tx.fetchone("SELECT takeback_accepted FROM matches WHERE id = ? AND ply = ? AND takeback_ply = ?"
+        row = await tx.fetchone(f"SELECT {agreed_by} FROM matches WHERE id = ? AND ply = ? AND {at} = ?"
                                 " AND status = 'active'", (match_id, ply, ply))
         if row is None:
             return None
         agreed = tuple(int(x) for x in (row[0] or "").split(",") if x)
         if user_id not in agreed:
             agreed = (*agreed, user_id)
-            await tx.execute("UPDATE matches SET takeback_accepted = ? WHERE id = ?", (",".join(map(str, agreed)),
-                                                                                       match_id))
+            await tx.execute(f"UPDATE matches SET {agreed_by} = ? WHERE id = ?", (",".join(map(str, agreed)),
+                                                                                  match_id))
         return agreed
 
-    async def withdraw_takeback(self, tx: Tx, match_id: int, *, ply: int) -> bool:
-        changed = await tx.execute("UPDATE matches SET takeback_ply = NULL, takeback_accepted = NULL WHERE id = ?"
-                                   " AND takeback_ply = ? AND ply = ?", (match_id, ply, ply))
+    async def _withdraw(self, tx: Tx, proposal: tuple[str, str], match_id: int, *, ply: int) -> bool:
+        at, agreed_by = proposal
+        changed = await tx.execute(f"UPDATE matches SET {at} = NULL, {agreed_by} = NULL WHERE id = ?"
+                                   f" AND {at} = ? AND ply = ?", (match_id, ply, ply))
         return changed == 1
 
     async def take_back(self, tx: Tx, match_id: int, *, expected_ply: int, undo: Undo, now: str,
