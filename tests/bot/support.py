@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from contextlib import asynccontextmanager
 
 from bot.config import Config
 from bot.discord.client import GameBot
@@ -18,6 +19,21 @@ def make_bot(db: Database, clock, seed: int = 7) -> GameBot:
     config = Config(token=None, database_path=db.path, dev_guild_id=None, log_level="INFO")
     return GameBot(config, services=Services(db, clock=clock, seed_source=random.Random(seed)),
                    sync_commands=False, run_background=False, ai_processes=0, render_processes=0)
+
+
+@asynccontextmanager
+async def running(db_path, clock, seed: int = 7):
+    """A bot process on the database: leaving it closes the bot and the database, so entering again is a restart
+    (or a crash between passes). Yields the harness and Ann and Bob, members of the test server."""
+    from tests.bot.discord_harness import FakeDiscord
+
+    db = await Database.open(db_path)
+    try:
+        async with FakeDiscord(make_bot(db, clock, seed), guild_id=GUILD) as f:
+            yield f, [f.user(11, "Ann"), f.user(12, "Bob")]
+            await f.settle()
+    finally:
+        await db.close()
 
 
 def boards(sent) -> list:

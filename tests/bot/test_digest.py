@@ -5,12 +5,9 @@ one, boards that name the player without a ping, exactly once across a restart, 
 from __future__ import annotations
 
 import re
-from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
-from bot.store import Database
-from tests.bot.discord_harness import FakeDiscord
-from tests.bot.support import GUILD, boards, cards, make_bot, said
+from tests.bot.support import GUILD, boards, cards, running, said
 from tests.conftest import BOTH_BACKENDS
 
 BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
@@ -93,16 +90,6 @@ async def test_board_posts_name_a_digest_player_without_pinging_them(fake, peopl
     assert "<@11>" in board.text() and 11 not in board.mentions and "<@11>" not in (board.content or "")
     assert not [s for s in fake.sent if s.kind == "dm" and s.recipient_id == 11]   # no DM per turn either
 
-
-@asynccontextmanager
-async def running(db_path, clock, seed=7):
-    db = await Database.open(db_path)
-    try:
-        async with FakeDiscord(make_bot(db, clock, seed), guild_id=GUILD) as f:
-            yield f, [f.user(11, "Ann"), f.user(12, "Bob")]
-            await f.settle()
-    finally:
-        await db.close()
 
 
 async def test_a_restart_around_the_due_time_neither_doubles_nor_skips_the_digest(db_path, clock):

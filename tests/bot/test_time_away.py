@@ -5,16 +5,13 @@ allowance per year, and what opponents see."""
 from __future__ import annotations
 
 import re
-from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 
 import discord
 
 from bot.scheduler import Scheduler
 from bot.services.away import DEFAULT_AWAY_ALLOWANCE_DAYS
-from bot.store import Database
-from tests.bot.discord_harness import FakeDiscord
-from tests.bot.support import GUILD, boards, cards, make_bot, pinged, said
+from tests.bot.support import boards, cards, pinged, running, said
 from tests.conftest import BOTH_BACKENDS
 
 BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
@@ -110,17 +107,6 @@ async def test_coming_back_early_resumes_with_the_time_that_remained(fake, peopl
     assert "not away" in said(await fake.slash(mover, "settings"))
     assert "not away in this server" in said(await fake.slash(mover, "settings", away=0))
 
-
-@asynccontextmanager
-async def running(db_path, clock, seed=7):
-    """A bot process on the database file: closing it is a restart (or a crash between passes)."""
-    db = await Database.open(db_path)
-    try:
-        async with FakeDiscord(make_bot(db, clock, seed), guild_id=GUILD) as f:
-            yield f, [f.user(11, "Ann"), f.user(12, "Bob")]
-            await f.settle()
-    finally:
-        await db.close()
 
 
 async def test_a_paused_deadline_holds_across_a_restart_and_the_forfeit_comes_at_the_right_time(db_path, clock):
