@@ -21,11 +21,11 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.process_worker import fill  # noqa: E402
 from bot.dispatcher import Delivered, Dispatcher  # noqa: E402
 from bot.model import Person  # noqa: E402
 from bot.scheduler import Scheduler  # noqa: E402
@@ -35,37 +35,13 @@ from bot.store.rows import OutboxRow  # noqa: E402
 from engines import GAMES  # noqa: E402
 
 
-async def fill(db: Database, game_key: str, count: int) -> None:
-    """``count`` active matches of other players, with deadlines and reminders spread over the next days."""
-    game = GAMES[game_key]
-    code = game.new(players=2, seed=1).encode()
-    now = datetime.now(UTC)
-    async with db.transaction() as tx:
-        base = (await tx.fetchone("SELECT COALESCE(MAX(id), 0) FROM matches"))[0]
-        rows, people = [], []
-        for i in range(count):
-            mid = base + i + 1
-            deadline = now + timedelta(days=1, minutes=i % 4000)
-            rows.append((mid, game_key, None, 2, 1, 100 + i % 50, "active", i, 0, 0, code, 0, 1000 + i,
-                         now.isoformat(timespec="seconds"), now.isoformat(timespec="seconds"), 3 * 86400,
-                         deadline.isoformat(timespec="seconds"),
-                         (deadline - timedelta(hours=5)).isoformat(timespec="seconds")))
-            people += [(mid, 10_000 + 2 * i, "A", 0, 1, 0), (mid, 10_001 + 2 * i, "B", 1, 1, 1)]
-        await tx.executemany(
-            "INSERT INTO matches (id, game, variant, players, guild_id, channel_id, status, seed, ply, turn, position,"
-            " to_move, created_by, created_at, started_at, time_per_move, deadline_at, remind_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        await tx.executemany("INSERT INTO participants (match_id, user_id, name, invited_order, accepted, seat)"
-                             " VALUES (?, ?, ?, ?, ?, ?)", people)
-
-
 async def measure(game_key: str, active: int, turns: int) -> tuple[float, float, float, float]:
     async def deliver(row: OutboxRow) -> Delivered:   # Discord stands aside: the announcement is only marked
         return Delivered("sent")
 
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(Path(tmp) / "bench.sqlite3")
-        await fill(db, game_key, active)
+        await fill(db, active, game_key=game_key)   # deadlines a day away: none falls due meanwhile
         services = Services(db, seed_source=random.Random(2))
         scheduler, dispatcher = Scheduler(services), Dispatcher(services, deliver)
         scheduler.start()
