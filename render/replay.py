@@ -80,8 +80,7 @@ def first_step(turns: int) -> int:
 
 def sampled(turns: int, step: int) -> list[int]:
     """The turns shown: every ``step``-th from the start, and always the last."""
-    shown = list(range(0, turns, step))
-    return [*shown, turns] if turns else shown
+    return [*range(0, turns, step), turns]
 
 
 def durations(count: int) -> list[int]:

@@ -19,8 +19,8 @@ from render.replay import (
     MAX_FRAMES,
     MIN_FRAME_MS,
     SAMPLED,
-    STRIP,
     START,
+    STRIP,
     TURN_OF,
     compose,
     replay_gif,
@@ -169,6 +169,12 @@ def test_a_sixty_turn_game_stays_under_two_megabytes_and_is_reproducible(game_ke
     gif = replay_gif(game_key, frames, ["Ann", "Bob"])
     assert len(gif) <= SIXTY_TURNS_BYTES
     assert replay_gif(game_key, frames, ["Ann", "Bob"]) == gif
+
+
+def test_a_game_without_a_turn_is_its_start():
+    frames = turns_of("tintas", 0)
+    assert len(frames) == 1 and decoded(replay_gif("tintas", frames))
+    assert durations_of(replay_gif("tintas", frames)) == [LAST_MS]
 
 
 def test_a_replay_needs_the_start():
