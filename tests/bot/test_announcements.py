@@ -14,7 +14,14 @@ import pytest
 from PIL import Image
 
 from bot import metrics
-from bot.discord.post import BOARD_NOT_POSTED, BOARD_PENDING, BOARD_TOO_LARGE, REPLAY_REFUSED, REPLAY_TOO_LONG
+from bot.discord.post import (
+    BOARD_NOT_POSTED,
+    BOARD_PENDING,
+    BOARD_TOO_LARGE,
+    REPLAY_REFUSED,
+    REPLAY_TOO_LONG,
+    ReplayCache,
+)
 from bot.dispatcher import MAX_ATTEMPTS, Delivered, Dispatcher, PermanentFailure
 from bot.store.rows import OutboxRow
 from tests.bot.discord_harness import FakeDiscord, _http_error
@@ -240,3 +247,15 @@ async def test_a_replay_refused_in_reply_to_replay_says_so(fake, people):
     fake.attachment_limit = 10_000
     out = await fake.slash(cy, "replay", match="#1")
     assert not [s for s in out if s.files] and REPLAY_REFUSED in said(out)
+
+
+def test_the_replay_cache_keeps_the_most_recently_used_within_its_bytes():
+    cache = ReplayCache(limit=10)
+    cache.put((1, "en", 100), b"aaaa", 4)
+    cache.put((2, "en", 100), b"bbbb", 5)
+    assert cache.get((1, "en", 100)) == (b"aaaa", 4)           # used: now the most recent
+    cache.put((3, "en", 100), b"cccc", 6)                      # 12 bytes: the least recently used goes
+    assert cache.get((2, "en", 100)) is None
+    assert cache.get((1, "en", 100)) == (b"aaaa", 4) and cache.get((3, "en", 100)) == (b"cccc", 6)
+    cache.put((4, "en", 100), bytes(11), 7)                    # larger than the whole cache: not kept
+    assert cache.get((4, "en", 100)) is None and cache.get((3, "en", 100)) is not None
