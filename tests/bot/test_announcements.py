@@ -26,7 +26,9 @@ from bot.dispatcher import MAX_ATTEMPTS, Delivered, Dispatcher, PermanentFailure
 from bot.store.rows import OutboxRow
 from tests.bot.discord_harness import FakeDiscord, _http_error
 from tests.bot.support import GUILD, boards, cards, make_bot, said
-from tests.conftest import ANN, BOB, CHANNEL
+from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL
+
+BACKENDS = BOTH_BACKENDS     # each test that uses the database runs on SQLite and on PostgreSQL
 
 TEN_MIB = 10 * 1024 * 1024
 MESSAGES = ("POST", "/channels/{channel_id}/messages")
