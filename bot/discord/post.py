@@ -254,7 +254,8 @@ class Poster:
         match = await self.services.queries.get(row.match_id, position=False)
         match, file, _turns = await self.replay(match.id, match.row.guild_id, self.attachment_limit(match.row.guild_id))
         channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
-        message = await send_fitting(channel, _(REPLAY_TOO_LONG).format(id=match.id), content=f"🎞️ {file.description}",
+        message = await send_fitting(channel, _(REPLAY_TOO_LONG).format(id=match.id),
+                                     content=f"🎞️ {wording.board_caption(match)}",
                                      files=[file], nonce=nonce(row), allowed_mentions=discord.AllowedMentions.none())
         return Delivered("sent", message.id)
 
