@@ -237,7 +237,7 @@ class Poster:
         language of the moment; a finished match's is drawn once and kept (``ReplayCache``)."""
         match = await self.services.queries.in_server(match_id, guild_id, position=False)
         key = (match.id, current(), budget)
-        kept = self.replays.get(key) if match.is_over else None
+        kept = self.replays.get(key)          # only finished matches are kept
         if kept is None:
             match, frames = await self.services.queries.turns(match_id, guild_id=guild_id)
             gif = await self.bot.renders.replay(match.row.game, frames, match.names, language=current(), budget=budget)

@@ -261,3 +261,15 @@ def test_the_replay_cache_keeps_the_most_recently_used_within_its_bytes():
     assert cache.get((1, "en", 100)) == (b"aaaa", 4) and cache.get((3, "en", 100)) == (b"cccc", 6)
     cache.put((4, "en", 100), bytes(11), 7)                    # larger than the whole cache: not kept
     assert cache.get((4, "en", 100)) is None and cache.get((3, "en", 100)) is not None
+
+
+async def test_a_running_matchs_replay_is_drawn_anew_as_it_goes_on(fake, people):
+    """Only a finished match's replay is kept: a running one grows with every turn."""
+    ann, bob, cy = people
+    await start(fake, ann, bob)
+    await move_by_command(fake, [ann, bob])
+    first = [s for s in await fake.slash(cy, "replay", match="#1") if s.files][0]
+    await move_by_command(fake, [ann, bob])
+    again = [s for s in await fake.slash(cy, "replay", match="#1") if s.files][0]
+    frames = [Image.open(io.BytesIO(dict(s.files)["replay.gif"])).n_frames for s in (first, again)]
+    assert frames == [2, 3] and not fake.client.poster.replays.get((1, "en", TEN_MIB))
