@@ -94,26 +94,37 @@ def durations(count: int) -> list[int]:
 
 def compose(game: str, frames: Sequence[Frame], names: Sequence[str] | None, language: str, shown: list[int],
             step: int, width: int, drawn: dict[int, Image.Image]) -> list[Image.Image]:
-    """The frames of ``shown`` as palette images of one size: each board (drawn once at ``width``, kept in
-    ``drawn``) at the top, the counter strip at the bottom."""
+    """The frames of ``shown`` as palette images of one size: each board (drawn once at ``width`` and mapped
+    onto the game's palette, kept in ``drawn``) at the top, the counter strip at the bottom. Only palette
+    images are kept, a third of the memory of the drawn boards."""
     module = importlib.import_module(f"render.{GAMES[game].key}")
     turns = len(frames) - 1
     with speaking(language):
+        palette = _palette(module, frames, names, width)
         for i in shown:
             if i not in drawn:
-                drawn[i] = _board(module, frames[i], names, width)
+                drawn[i] = _mapped(_board(module, frames[i], names, width), palette)
         boards = [drawn[i] for i in shown]
         height = max(b.height for b in boards)        # a board that grows (an end card) keeps all its lines
         strip = round(STRIP * width / FRAME_WIDTH)
-        canvases = []
+        blank = _mapped(Image.new("RGB", (width, height + strip), BACKGROUND), palette)
+        frames_out = []
         for i, board in zip(shown, boards, strict=True):
-            canvas = Image.new("RGB", (width, height + strip), BACKGROUND)
-            canvas.paste(board, (0, 0))
-            _counter(canvas, height, i, turns, step)
-            canvases.append(canvas)
+            frame = blank.copy()
+            frame.paste(board, (0, 0))
+            frame.paste(_mapped(_counter(width, strip, i, turns, step), palette), (0, height))
+            frames_out.append(frame)
+    return frames_out
+
+
+def _palette(module: ModuleType, frames: Sequence[Frame], names: Sequence[str] | None, width: int) -> Image.Image:
+    """The one colour table of every frame: the game's fixed palette (or one cut from its starting board)."""
     own = getattr(module, "palette", None)
-    palette = own(frames[0][0]) if own is not None else build_palette(canvases[0])   # one colour table for all
-    return [c.quantize(palette=palette, dither=Image.Dither.NONE) for c in canvases]
+    return own(frames[0][0]) if own is not None else build_palette(_board(module, frames[0], names, width))
+
+
+def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 def _board(module: ModuleType, frame: Frame, names: Sequence[str] | None, width: int) -> Image.Image:
@@ -124,17 +135,19 @@ def _board(module: ModuleType, frame: Frame, names: Sequence[str] | None, width:
     return image
 
 
-def _counter(canvas: Image.Image, top: int, turn: int, turns: int, step: int) -> None:
-    """'Turn 12 of 60' on the left of the strip, and how a long game is sampled on the right."""
-    draw = ImageDraw.Draw(canvas)
-    size = max(9, round(STRIP_TEXT * canvas.width / FRAME_WIDTH))
-    middle, margin = top + (canvas.height - top) / 2, size // 2
+def _counter(width: int, height: int, turn: int, turns: int, step: int) -> Image.Image:
+    """The strip under a board: 'Turn 12 of 60' on the left, how a long game is sampled on the right."""
+    strip = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(strip)
+    size = max(9, round(STRIP_TEXT * width / FRAME_WIDTH))
+    middle, margin = height / 2, size // 2
     left = tr(START) if turn == 0 else tr(TURN_OF).format(turn=turn, turns=turns)
     draw.text((margin, middle), left, font=font(size, True), fill=INK, anchor="lm")
     if step > 1:
-        room = canvas.width - 3 * margin - font(size, True).getlength(left)
+        room = width - 3 * margin - font(size, True).getlength(left)
         note = fit_text(tr(SAMPLED).format(step=step), size, room)
-        draw.text((canvas.width - margin, middle), note, font=font(size), fill=MUTED, anchor="rm")
+        draw.text((width - margin, middle), note, font=font(size), fill=MUTED, anchor="rm")
+    return strip
 
 
 def encode(images: list[Image.Image], durations_ms: list[int]) -> bytes:
