@@ -190,5 +190,6 @@ def make_bot(config: Config, **options: Any) -> GameBot:
     and the conditional writes make each happen once ("shared background work"). So a process that is down
     delays nothing but the interactions of its own shards, and the bot searches spread over the processes.
     """
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False    # a board-game bot has no voice
     return ShardedGameBot(config, **options) if config.sharded else GameBot(config, **options)
 
