@@ -1,8 +1,8 @@
 """The match services, split by what they manage, over one store. Knows nothing of Discord.
 
 ``Services`` wires them: ``challenges`` (open, answer, start), ``play`` (turns, resignations, aborts),
-``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches). The Discord front end and the
-terminal both reach them through it.
+``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches), ``settings_service`` (one /settings
+command, one transaction). The Discord front end and the terminal both reach them through it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from bot.services.draws import Draws
 from bot.services.hints import Hints
 from bot.services.play import Play
 from bot.services.queries import Queries
+from bot.services.settings import Settings
 from bot.services.takebacks import Takebacks
 from bot.store.db import Database
 from bot.store.matches import MatchStore
@@ -40,6 +41,7 @@ class Services:
         self.away = Away(self.ctx)
         self.digests = Digests(self.ctx)
         self.hints = Hints(self.ctx)
+        self.settings_service = Settings(self.ctx, self.away, self.digests)
 
     @property
     def events(self) -> Events:
