@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot import wording
-from bot.i18n import T
+from bot.i18n import N_, T
 from bot.model import BadInput, NotAllowed, shown
 from bot.services.away import Away, AwayChange, AwayStatus
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -48,17 +48,14 @@ class SettingsRequest:
         return self.notify == "digest" or self.digest_hour is not None or self.timezone is not None
 
 
-def _switch(value: object, setting: str) -> object:
+def _switch(value: object, refusal: str) -> None:
     if value is not None and (type(value) is not int or value not in SWITCH_VALUES):
-        raise BadInput(T("{setting} is on or off, not {value}. Nothing was changed.", setting=setting,
-                         value=shown(value)))
-    return value
+        raise BadInput(T(refusal, value=shown(value)))
 
 
-def _channel(value: object) -> object:
+def _channel(value: object) -> None:
     if value is not None and (type(value) is not int or value <= 0):
         raise BadInput(T("{value} is not a channel of this server. Nothing was changed.", value=shown(value)))
-    return value
 
 
 def checked(request: SettingsRequest, *, admin: bool) -> SettingsRequest:
@@ -69,10 +66,10 @@ def checked(request: SettingsRequest, *, admin: bool) -> SettingsRequest:
     if request.away_allowance is not None and not admin:
         raise NotAllowed(T(wording.AWAY_ADMIN_ONLY))
     if request.notify is not None and (not isinstance(request.notify, str) or request.notify not in NOTIFY_CHOICES):
-        raise BadInput(T("{value} is not a way to be notified: choose mention, dm, digest or off from the list. "
-                         "Nothing was changed.", value=shown(request.notify)))
-    _switch(request.threads, "threads")
-    _switch(request.takebacks, "takebacks")
+        raise BadInput(T("{value} is not one of the notification choices; pick one from the list. Nothing was changed.",
+                         value=shown(request.notify)))
+    _switch(request.threads, N_("One thread per match is on or off, not {value}. Nothing was changed."))
+    _switch(request.takebacks, N_("Takebacks in rated matches are on or off, not {value}. Nothing was changed."))
     days = request.default_time
     if days is not None and (type(days) is not int or days not in (*TIME_CHOICES_DAYS, 0)):
         raise BadInput(T("The default time per move is one of {choices} days, or none (casual), not {days}. "
@@ -101,8 +98,6 @@ class Settings:
         away: AwayChange | None = None
         digest: DigestChoice | None = None
         async with self.ctx.db.transaction() as tx:
-            if request.away is not None:      # first: the allowance it is measured against is the one in force
-                away = await self.away.set_in(tx, guild_id, user_id, _int(request.away))
             if request.away_allowance is not None:
                 await self.ctx.away.write_allowance(tx, guild_id, _int(request.away_allowance))
             if request.notify is not None and request.notify != "digest":
@@ -119,6 +114,8 @@ class Settings:
                     threads=None if threads is None else bool(threads),
                     takebacks=None if takebacks is None else bool(takebacks),
                     allow_channel=_id(request.allow_channel), remove_channel=_id(request.remove_channel))
+            if request.away is not None:      # last: measured against the allowance this command may have set
+                away = await self.away.set_in(tx, guild_id, user_id, _int(request.away))
         if away is not None:
             self.away.announce(away)
         if digest is not None:

@@ -16,7 +16,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import without_password
-from bot.migrate_db import BATCH_ROWS, SKIPPED_TABLES, copy_order, tables
+from bot.migrate_db import BATCH_ROWS, SKIPPED_TABLES, copy_order, masked, tables
 from bot.model import Person
 from bot.services import Services
 from bot.store import Database
@@ -430,3 +430,10 @@ def test_an_unreachable_postgres_target_is_refused_without_its_password(source, 
 ])
 def test_a_password_is_hidden_however_it_is_written(url, shown):
     assert without_password(url) == shown
+
+
+def test_an_error_text_that_echoes_a_location_is_masked():
+    """A driver's error may repeat the URL it was given: ``masked`` hides its password, written either way."""
+    url = "postgresql://u:p%40ss@host/db"
+    assert masked("cannot connect to u:p%40ss@host as u (password p@ss)", url) == \
+        "cannot connect to u:***@host as u (password ***)"
