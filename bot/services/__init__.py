@@ -11,6 +11,7 @@ import random
 
 from bot.events import Events
 from bot.services.away import Away
+from bot.services.bumps import Bumps
 from bot.services.challenges import Challenges
 from bot.services.clocks import Clocks
 from bot.services.context import Clock, Context, utcnow
@@ -42,6 +43,7 @@ class Services:
         self.digests = Digests(self.ctx)
         self.hints = Hints(self.ctx)
         self.settings_service = Settings(self.ctx, self.away, self.digests)
+        self.bumps = Bumps(self.ctx, self.queries)
 
     @property
     def events(self) -> Events:

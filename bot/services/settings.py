@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot import wording
 from bot.i18n import N_, T
 from bot.model import BadInput, NotAllowed, shown
 from bot.services.away import Away, AwayChange, AwayStatus
@@ -64,7 +63,8 @@ def checked(request: SettingsRequest, *, admin: bool) -> SettingsRequest:
         raise NotAllowed(T("Only members with the Manage Server permission can change the server's settings; "
                            "nothing was changed."))
     if request.away_allowance is not None and not admin:
-        raise NotAllowed(T(wording.AWAY_ADMIN_ONLY))
+        raise NotAllowed(T("Only members with the Manage Server permission can change the allowance of time away; "
+                           "nothing was changed."))
     if request.notify is not None and (not isinstance(request.notify, str) or request.notify not in NOTIFY_CHOICES):
         raise BadInput(T("{value} is not one of the notification choices; pick one from the list. Nothing was changed.",
                          value=shown(request.notify)))

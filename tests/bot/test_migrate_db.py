@@ -88,6 +88,7 @@ async def populate(where: str | Path) -> dict[str, int]:
         assert (await services.clocks.time_out(timed.id)) is not None
         active = await play_out(services, await started(services, "spinca", 3, days=2), rng, turns=5)
         assert active.status == "active" and active.row.deadline_at
+        await services.bumps.bump(active.id, ANN.user_id, guild_id=GUILD, manager=False)
         challenge = await services.challenges.challenge("roocala", guild_id=GUILD, channel_id=CHANNEL,
                                                         challenger=ANN, opponents=[BOB], days_per_move=1)
         assert challenge.status == "challenge"
@@ -407,14 +408,17 @@ def test_a_refused_new_sqlite_target_is_not_left_behind(source, tmp_path, capsys
     assert files_under(tmp_path) == before
 
 
-def test_an_unreachable_postgres_target_is_refused_without_its_password(source, tmp_path, capsys, caplog):
-    """Port 1 on this machine refuses the connection: a clear refusal; the password (plain and percent-encoded)
-    is in no message and no log line."""
+def test_an_unopenable_postgres_target_is_refused_without_its_password(source, postgres_server, capsys, caplog):
+    """The test server knows no role 'nobody' (nor the database): a clear refusal; the password (plain,
+    percent-encoded, or in the query) is in no message and no log line."""
     caplog.set_level(logging.DEBUG)
-    for url in (f"postgresql://u:{SECRET}@127.0.0.1:1/db", "postgres://u:secret%40pw@127.0.0.1:1/db",
-                f"postgresql://127.0.0.1:1/db?user=u&password={SECRET}"):
+    where = postgres_server.url("no_such_database").split("?", 1)[1]        # host=<the server's socket folder>
+    for url in (f"postgresql://nobody:{SECRET}@/no_such_database?{where}",
+                f"postgres://nobody:secret%40pw@/no_such_database?{where}",
+                f"postgresql://nobody@/no_such_database?{where}&password={SECRET}"):
         code, out, err = migrate(capsys, source, url)
         assert code == 2 and "cannot open the target database" in err and "***" in err, err
+        assert "nobody" in err                                                   # the server's own reason
         for text in (out, err, caplog.text):
             assert SECRET not in text and "secret%40pw" not in text and "secret@pw" not in text
 
