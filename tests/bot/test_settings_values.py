@@ -127,3 +127,15 @@ async def test_a_member_without_manage_server_changes_no_server_setting(fake, pe
         out = await fake.slash(people[0], "settings", notify="off", **options)
         assert "Only members with the Manage Server permission can change the server's settings" in said(out)
         assert await stored(fake) == before
+
+
+async def test_a_forged_channel_is_refused_clearly_and_changes_nothing(fake, people, caplog):
+    """A channel id with no channel behind it (Discord resolves every channel it sends): discord.py cannot
+    convert it; the user is told so, no traceback is logged, nothing is stored."""
+    admin = fake.user(9, "Root", permissions=ADMIN)
+    before = await stored(fake)
+    out = await forged(fake, admin, "settings", allow_channel="123456", notify="off")
+    assert "This command got a value it cannot use (<Object id=123456" in said(out)
+    assert "nothing was changed" in said(out)
+    assert await stored(fake) == before
+    assert not [r for r in caplog.records if r.exc_info]
