@@ -9,7 +9,9 @@ from typing import Any
 import discord
 import pytest
 
+from bot.services import Services
 from bot.services.digests import NOT_TIME_ZONES, time_zones
+from bot.store import Database
 from tests.bot.support import said
 from tests.conftest import BOTH_BACKENDS
 
@@ -139,3 +141,24 @@ async def test_a_forged_channel_is_refused_clearly_and_changes_nothing(fake, peo
     assert "nothing was changed" in said(out)
     assert await stored(fake) == before
     assert not [r for r in caplog.records if r.exc_info]
+
+
+async def test_a_fractional_hour_stored_before_the_checks_is_made_whole_by_the_migration(tmp_path, clock):
+    """A database written by the unchecked /settings (SQLite keeps 1.5 in an INTEGER column): migration 12 makes
+    the hour whole, and the digest can be chosen again."""
+    path = tmp_path / "old.sqlite3"
+    db = await Database.open(path)
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO user_digests (user_id, hour, timezone, next_at) VALUES (?, 1.5, 'UTC', NULL)",
+                         (ANN,))
+        await tx.execute("INSERT INTO guild_settings (guild_id, away_allowance_days) VALUES (1, 2.5)")
+        await tx.execute("DELETE FROM schema_migrations WHERE version = 12")      # as before migration 12
+    await db.close()
+    db = await Database.open(path)
+    try:
+        services = Services(db, clock=clock)
+        choice = await services.digests.choose(ANN, on=True, hour=None, timezone=None)
+        assert choice.hour == 1 and choice.next_at is not None
+        assert (await services.away.status(1, ANN)).allowance_days == 2
+    finally:
+        await db.close()
