@@ -9,8 +9,10 @@ from typing import Any
 import discord
 import pytest
 
+from bot.model import BadInput
 from bot.services import Services
 from bot.services.digests import NOT_TIME_ZONES, time_zones
+from bot.services.settings import SettingsRequest, checked
 from bot.store import Database
 from tests.bot.support import said
 from tests.conftest import BOTH_BACKENDS
@@ -162,3 +164,13 @@ async def test_a_fractional_hour_stored_before_the_checks_is_made_whole_by_the_m
         assert (await services.away.status(1, ANN)).allowance_days == 2
     finally:
         await db.close()
+
+
+@pytest.mark.parametrize("value", [1.5, "2000", -5, 0])
+def test_the_service_refuses_a_channel_that_is_no_channel_id(value):
+    """Discord's front end cannot deliver one (discord.py refuses it first), the terminal or a future front end
+    might: the service does not rely on its caller."""
+    with pytest.raises(BadInput, match="is not a channel of this server"):
+        checked(SettingsRequest(allow_channel=value), admin=True)
+    with pytest.raises(BadInput, match="is not a channel of this server"):
+        checked(SettingsRequest(remove_channel=value), admin=True)
