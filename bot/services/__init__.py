@@ -1,8 +1,8 @@
 """The match services, split by what they manage, over one store. Knows nothing of Discord.
 
 ``Services`` wires them: ``challenges`` (open, answer, start), ``play`` (turns, resignations, aborts),
-``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches). The Discord front end and the
-terminal both reach them through it.
+``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches), ``fairplay`` (what no analysis may
+look at). The Discord front end and the terminal both reach them through it.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from bot.services.clocks import Clocks
 from bot.services.context import Clock, Context, utcnow
 from bot.services.digests import Digests
 from bot.services.draws import Draws
+from bot.services.fairplay import FairPlay
 from bot.services.hints import Hints
 from bot.services.play import Play
 from bot.services.queries import Queries
@@ -40,6 +41,7 @@ class Services:
         self.away = Away(self.ctx)
         self.digests = Digests(self.ctx)
         self.hints = Hints(self.ctx)
+        self.fairplay = FairPlay(self.ctx)
 
     @property
     def events(self) -> Events:
