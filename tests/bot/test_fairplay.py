@@ -4,9 +4,12 @@ it, however the position is spelled; everything else is analysed. Through the se
 from __future__ import annotations
 
 import random
+import re
 
+import discord
 import pytest
 
+from bot import wording
 from bot.model import NotAllowed
 from engines import GAMES, State
 from engines.base import key_distance
@@ -163,3 +166,40 @@ async def test_analyze_of_a_casual_match_in_progress_is_shown(fake, people):
     match = await fake.client.services.queries.get(1)
     out = await fake.slash(people[2], "tintas analyze", code=match.position.encode())
     assert any(name == "board.png" for s in out for name, _ in s.files), said(out)
+
+
+# ---- a match number of another server reads as a missing one -----------------------------------------------------
+@pytest.mark.parametrize("command", ["match record", "replay", "tintas board", "tintas resign", "match abort"])
+async def test_another_servers_match_number_gets_the_answer_a_missing_one_gets(fake, people, command):
+    services = fake.client.services
+    other = GUILD + 1
+    theirs = await services.challenges.challenge("tintas", guild_id=other, channel_id=CHANNEL + 1, challenger=ANN,
+                                                 opponents=[BOB], days_per_move=3)
+    await services.challenges.accept(theirs.id, BOB, guild_id=other)
+    missing = theirs.id + 5
+    admin = fake.user(50, "Admin", permissions=discord.Permissions(manage_guild=True, view_channel=True))
+    asker = admin if command == "match abort" else people[0]
+    foreign = said(await fake.slash(asker, command, match=f"#{theirs.id}"))
+    absent = said(await fake.slash(asker, command, match=f"#{missing}"))
+    assert f"#{theirs.id}" in foreign
+    assert foreign == absent.replace(f"#{missing}", f"#{theirs.id}")
+    assert (await services.queries.get(theirs.id)).status == "active"       # and nothing happened to it
+
+
+async def test_analysis_says_how_many_turns_it_lists(fake, people):
+    """A Tintas position with two legal whole turns (end the chain, or take D6): 'My two best turns', two lines."""
+    fake.client.ai.analysis_budget = ANALYSIS_BUDGET
+    code = "WRBYPORGWOBB.WRPOG.YOG.....W......YOWOPGBYGBBYRGG C6 0100141 3020001 2 Y"
+    out = await fake.slash(people[0], "tintas analyze", code=code)
+    text = said(out)
+    assert "My two best turns for Player 2:" in text
+    assert len(re.findall(r"^\d\. `", text, re.M)) == 2
+    fake.locale = "de"
+    assert "Meine zwei besten Züge" in said(await fake.slash(people[0], "tintas analyze", code=code))
+
+
+@pytest.mark.parametrize("n, heading", [(1, "My best turn for Ann:"), (2, "My two best turns for Ann:"),
+                                        (3, "My three best turns for Ann:")])
+def test_the_analysis_heading_counts_the_turns_listed(n, heading):
+    text = wording.analysis_text("Ann", [(f"T{i}", 0.5, False) for i in range(n)])
+    assert heading in text and len(re.findall(r"^\d\. `", text, re.M)) == n
