@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from bot.i18n import T
 from bot.model import NotAllowed
 from bot.services.context import Context
-from engines import State
+from engines import Game, State
 from engines.base import key_distance, turn_positions
 
 TURN_POSITIONS = 5000    # positions one whole turn may reach and still be listed (measured most: Rincala 3,947)
@@ -30,9 +30,9 @@ class FairPlay:
         self.ctx = ctx
         self.limit = turn_positions_limit
         self.capacity = cached
-        self._turns: OrderedDict[tuple[int, int], frozenset[str] | None] = OrderedDict()
+        self._turns: OrderedDict[tuple[int, int], tuple[str, frozenset[str] | None]] = OrderedDict()
         self._lock = threading.Lock()      # the cache is read and filled from worker threads
-        self.listed = 0                    # turns listed (cache misses), for tests and benches
+        self.listed = 0                    # running positions read (cache misses), for tests and benches
 
     async def check(self, state: State) -> None:
         """Refuse the analysis of ``state`` if it is within one whole turn of a running rated match's position."""
@@ -45,33 +45,35 @@ class FairPlay:
     def near_rated_play(self, state: State, running: Sequence[tuple[int, int, str]]) -> bool:
         """Whether ``state`` is one of the positions within one whole turn of a running match in ``running``
         ((id, ply, position code) rows). Engine work: call it off the event loop."""
-        game = state.game
+        reach = state.game.turn_reach
         key = state.position_key()
         for match_id, ply, code in running:
-            current = game.decode(code)    # history is not needed: a fresh one only lengthens the turn
-            if game.turn_reach is not None:
-                distance = key_distance(key, current.position_key())
-                if distance is not None and distance <= game.turn_reach:
+            current, keys = self._turn(state.game, match_id, ply, code)
+            if reach is not None:                  # too many positions to list: near enough is within
+                distance = key_distance(key, current)
+                if distance is not None and distance <= reach:
                     return True
-                continue
-            keys = self._turn_keys(match_id, ply, current)
-            if keys is None:               # more positions than listed: as near as a key may be
-                if key_distance(key, current.position_key()) is not None:
+            elif keys is None:                     # more positions than listed: as near as a key may be
+                if key_distance(key, current) is not None:
                     return True
             elif key in keys:
                 return True
         return False
 
-    def _turn_keys(self, match_id: int, ply: int, current: State) -> frozenset[str] | None:
+    def _turn(self, game: Game, match_id: int, ply: int, code: str) -> tuple[str, frozenset[str] | None]:
+        """The key of a running match's position and the keys its mover's whole turn reaches (None: too many to
+        list, or a game compared by nearness), listed once per (match, ply)."""
         with self._lock:
-            if (match_id, ply) in self._turns:
+            found = self._turns.get((match_id, ply))
+            if found is not None:
                 self._turns.move_to_end((match_id, ply))
-                return self._turns[(match_id, ply)]
-        listed = turn_positions(current, self.limit)
-        keys = None if listed is None else frozenset(listed)
+                return found
+        current = game.decode(code)    # no history: a fresh one can only lengthen the turn
+        listed = None if game.turn_reach is not None else turn_positions(current, self.limit)
+        entry = (current.position_key(), None if listed is None else frozenset(listed))
         with self._lock:
             self.listed += 1
-            self._turns[(match_id, ply)] = keys
+            self._turns[(match_id, ply)] = entry
             while len(self._turns) > self.capacity:
                 self._turns.popitem(last=False)
-        return keys
+        return entry

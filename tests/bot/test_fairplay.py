@@ -11,6 +11,7 @@ import pytest
 
 from bot import wording
 from bot.model import NotAllowed
+from bot.services.fairplay import FairPlay
 from engines import GAMES, State
 from engines.base import key_distance
 from tests.bot.support import boards, cards, said
@@ -127,6 +128,18 @@ async def test_positions_of_casual_and_finished_matches_are_analysed(services):
     assert not await refused(services, rated.position)
 
 
+async def test_a_turn_too_wide_to_list_refuses_every_comparable_position(services):
+    """Past ``turn_positions_limit`` positions the turn is not listed: every position of the same variant and player
+    count is refused (the safe side); another variant's is not comparable, so analysed."""
+    narrow = FairPlay(services.ctx, turn_positions_limit=2)
+    match = await started(services, "roocala", 2)
+    running = await services.matches.rated_in_play("roocala")
+    assert narrow.near_rated_play(elsewhere("roocala", 40, seed=9), running)
+    assert not services.fairplay.near_rated_play(elsewhere("roocala", 40, seed=9), running)
+    square = GAMES["roocala"].new(seed=9, variant="square")
+    assert match.row.variant != "square" and not narrow.near_rated_play(square, running)
+
+
 async def test_a_turns_positions_are_listed_once_per_ply(services):
     match = await started(services, "tintas", 2)
     fairplay = services.fairplay
@@ -135,8 +148,9 @@ async def test_a_turns_positions_are_listed_once_per_ply(services):
     assert fairplay.listed == 1
     moves, _ = random_turn(match.position, random.Random(8))
     await services.play.submit_turn(match.id, match.to_move_user.user_id, moves, guild_id=GUILD)
-    await refused(services, match.position)
-    assert fairplay.listed == 2
+    now = (await services.queries.get(match.id)).position
+    assert all([await refused(services, s) for s in within_one_turn(now, random.Random(4), 4)])
+    assert fairplay.listed == 2                                      # the new ply's turn, listed anew
 
 
 # ---- through the command tree ----------------------------------------------------------------------------------
