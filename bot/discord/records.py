@@ -1,7 +1,8 @@
 """Game records and analysis on Discord: ``/match record``, ``/<game> analyze`` and ``/<game> hint``.
 
-All three answer privately. The format lives in ``bot.records``; the search runs in the AI pool
-(``AIPlayer.best_turns``), the board in the render pool; the interaction is acknowledged before any of it.
+All three answer privately; no analysis reaches a rated match in progress (``services.fairplay``). The format
+lives in ``bot.records``; the search runs in the AI pool (``AIPlayer.best_turns``), the board in the render pool;
+the interaction is acknowledged before any of it.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
                           match_autocomplete: Callable[..., Any]) -> None:
     """``analyze`` and ``hint`` in a game's group (``find`` is the commands' way to the match a command means)."""
 
-    @group.command(name="analyze", description=f"The bot's three best turns in a {game.title} position (private)")
+    @group.command(name="analyze", description=f"The bot's best turns in a {game.title} position (private; "
+                   "none near a rated match in progress)")
     @app_commands.describe(code="A position code (every analysis and record shows them)",
                            record="A record file from /match record", turn="With a record: the position after "
                            "this turn (0 = the start; default the last)")
@@ -81,13 +83,12 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
                     turn=len(rec.turns) if turn is None else turn, source=quote(record.filename[:SOURCE_NAME]))
             else:
                 raise BadInput(T(wording.ANALYZE_NEEDS_INPUT))
-            if await app(interaction).services.matches.in_rated_play(state.encode()):
-                raise NotAllowed(T(wording.ANALYZE_RATED_IN_PLAY))
+            await app(interaction).services.fairplay.check(state)
             text = await analysis(interaction, game, state, names, seed=zlib.crc32(state.encode().encode()))
             await show(interaction, _(wording.ANALYSIS_TITLE).format(game=game.title, where=where), text, state,
                        previous, last_turn, names)
 
-    @group.command(name="hint", description=f"The bot's three best turns for you (casual {game.title} matches only)")
+    @group.command(name="hint", description=f"The bot's best turns for you (casual {game.title} matches only)")
     @app_commands.describe(match="Which match, if you play several here")
     async def hint(interaction: discord.Interaction, match: str | None = None) -> None:
         bot = app(interaction)
