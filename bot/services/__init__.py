@@ -19,6 +19,7 @@ from bot.services.draws import Draws
 from bot.services.hints import Hints
 from bot.services.play import Play
 from bot.services.queries import Queries
+from bot.services.submissions import Submissions
 from bot.services.takebacks import Takebacks
 from bot.store.db import Database
 from bot.store.matches import MatchStore
@@ -40,6 +41,7 @@ class Services:
         self.away = Away(self.ctx)
         self.digests = Digests(self.ctx)
         self.hints = Hints(self.ctx)
+        self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
 
     @property
     def events(self) -> Events:
