@@ -46,6 +46,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from bot import wording
 from bot.i18n import SOURCE_LANGUAGE, Either, T, speaking
@@ -60,6 +61,7 @@ NONE = "-"                        # an empty tag value (no variant, no terminati
 
 MAX_RECORD_TURNS = 5000           # turns of a game without a turn cap (random Rincala games reach ~2,000)
 MAX_RECORD_MOVES = 10_000         # moves replayed on the engine in one record: the bound on a record's work
+MAX_RECORD_LINES = MAX_RECORD_TURNS + 1000   # lines of any kind (the header, blank lines and comments besides turns)
 TAG_KEY = 31                      # characters of a tag's name
 TURN_NUMBER = 7                   # digits of a turn number
 
@@ -177,9 +179,8 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")    # a tag's name: one greedy class,
 _ESCAPED = re.compile(r"\\(.)", re.S)           # one escaped character: no quantifier at all
 
 
-@dataclass(frozen=True)
-class TurnLine:
-    """The pieces of ``<number>. <seat>: <moves> {<code>}``, stripped."""
+class TurnLine(NamedTuple):
+    """The pieces of ``<number>. <seat>: <moves> {<code>}``, stripped (a tuple: thousands are made per record)."""
 
     number: int
     label: str
@@ -214,53 +215,58 @@ def read_turn_line(line: str) -> TurnLine | None:
     dot = line.find(".", 0, TURN_NUMBER + 1)
     if dot < 1 or not line[:dot].isdecimal():
         return None
-    colon = line.find(":", dot)
+    colon = line.find(":", dot)                    # the seat's name holds no ":", the moves may
+    opening = line.find("{")                       # the only "{", after the seat's name and the moves
+    if not dot < colon < opening or line.find("{", opening + 1) >= 0 or line.find("}") != len(line) - 1:
+        return None                                # ... and the only "}" ends the line
     label = line[dot + 1:colon]                    # at least one space, then the seat's name
-    if colon < 0 or len(label) < 2 or not label[0].isspace() or "{" in label or "}" in label:
-        return None
-    opening = line.find("{", colon)
     moves = line[colon + 1:opening]                # at least one space, then the moves
-    if opening < 0 or not moves[:1].isspace() or not moves.strip() or "}" in moves:
+    if len(label) < 2 or not label[0].isspace() or not moves[:1].isspace() or moves.isspace():
         return None
-    code = line[opening + 1:-1]
-    if not line.endswith("}") or "{" in code or "}" in code:
-        return None
-    return TurnLine(int(line[:dot]), label.strip(), moves.strip(), code.strip())
+    return TurnLine(int(line[:dot]), label.strip(), moves.strip(), line[opening + 1:-1].strip())
 
 
-def _lines(text: str) -> tuple[dict[str, str], list[tuple[int, TurnLine]]]:
-    """The header tags and the turn lines (with their line numbers), each line checked on its own."""
+def scan(text: str) -> tuple[dict[str, str], list[tuple[int, TurnLine]]]:
+    """The syntax pass: the header tags and the turn lines (with their line numbers), each line checked on its own
+    in time linear in it, at most MAX_RECORD_LINES lines and MAX_RECORD_TURNS turns; nothing is replayed yet."""
+    lines = text.splitlines()
+    if len(lines) > MAX_RECORD_LINES:
+        raise BadInput(T(wording.RECORD_TOO_MANY_LINES, lines=len(lines), limit=MAX_RECORD_LINES))
     tags: dict[str, str] = {}
     turn_lines: list[tuple[int, TurnLine]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(lines, 1):
         line = raw.strip()
-        if not line or line.startswith(";"):
+        if not line or line[0] == ";":
             continue
         if len(line) > MAX_LINE:
             raise BadInput(T(wording.RECORD_LINE_TOO_LONG, line=number, limit=MAX_LINE))
-        tag = read_tag(line)
-        if tag is not None:
-            if turn_lines:
-                raise BadInput(T(wording.RECORD_TAG_AFTER_TURNS, line=number))
-            key, value = tag
-            if key in tags:
-                raise BadInput(T(wording.RECORD_DUPLICATE_TAG, line=number, tag=key))
-            tags[key] = value
-            continue
-        turn = read_turn_line(line)
-        if turn is None:
-            raise BadInput(T(wording.RECORD_BAD_LINE, line=number, text=quote(line)))
-        turn_lines.append((number, turn))
+        if line[0] == "[":                          # a tag starts so, a turn never does
+            tag = read_tag(line)
+            if tag is not None:
+                if turn_lines:
+                    raise BadInput(T(wording.RECORD_TAG_AFTER_TURNS, line=number))
+                key, value = tag
+                if key in tags:
+                    raise BadInput(T(wording.RECORD_DUPLICATE_TAG, line=number, tag=key))
+                tags[key] = value
+                continue
+        else:
+            turn = read_turn_line(line)
+            if turn is not None:
+                if len(turn_lines) == MAX_RECORD_TURNS:
+                    raise BadInput(T(wording.RECORD_TOO_MANY_TURNS, limit=MAX_RECORD_TURNS))
+                turn_lines.append((number, turn))
+                continue
+        raise BadInput(T(wording.RECORD_BAD_LINE, line=number, text=quote(line)))
     return tags, turn_lines
 
 
 def _check_work(game: Game, turn_lines: Sequence[tuple[int, TurnLine]]) -> None:
-    """Refuse, before any replay, a record longer than its game allows or with more moves than we replay."""
+    """Refuse, before any replay, a record longer than its game allows or with more moves than we replay (more
+    than MAX_RECORD_TURNS turns were refused by ``scan``)."""
     turns = len(turn_lines)
     if game.turn_cap and turns > game.turn_cap:
         raise BadInput(T(wording.RECORD_OVER_TURN_CAP, turns=turns, game=game.title, cap=game.turn_cap))
-    if turns > MAX_RECORD_TURNS:
-        raise BadInput(T(wording.RECORD_TOO_MANY_TURNS, turns=turns, limit=MAX_RECORD_TURNS))
     moves = sum(turn.move_count for _, turn in turn_lines)
     if moves > MAX_RECORD_MOVES:
         raise BadInput(T(wording.RECORD_TOO_MANY_MOVES, moves=moves, limit=MAX_RECORD_MOVES))
@@ -280,7 +286,7 @@ def parse(text: str) -> GameRecord:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
         raise BadInput(T(wording.RECORD_TOO_LARGE, size=len(text.encode("utf-8", "surrogatepass")),
                                                        limit=MAX_RECORD_BYTES))
-    tags, turn_lines = _lines(text)
+    tags, turn_lines = scan(text)
     for required in ("Game", "Players", "Start"):
         if required not in tags:
             raise BadInput(T(wording.RECORD_MISSING_TAG, tag=required))

@@ -404,7 +404,8 @@ RECORD_UNKNOWN_GAME = N_("The record's Game tag names {game}, which is no game o
 RECORD_LINE_TOO_LONG = N_("Line {line} of the record is longer than {limit:,} characters; no line of a record is.")
 RECORD_OVER_TURN_CAP = N_("The record has {turns:,} turns, but {game} ends in a draw after {cap:,} turns, so it "
     "cannot be read.")
-RECORD_TOO_MANY_TURNS = N_("The record has {turns:,} turns; a record may have at most {limit:,}. Nothing was read.")
+RECORD_TOO_MANY_TURNS = N_("The record has more than {limit:,} turns; no record may have more. Nothing was read.")
+RECORD_TOO_MANY_LINES = N_("The record has {lines:,} lines; a record may have at most {limit:,}. Nothing was read.")
 RECORD_TOO_MANY_MOVES = N_("The record has {moves:,} moves; a record may have at most {limit:,}. Nothing was read.")
 RECORD_TAG_AFTER_TURNS = N_("Line {line} of the record is a header tag after the turns; tags come first.")
 RECORD_DUPLICATE_TAG = N_("Line {line} of the record repeats the {tag} tag.")

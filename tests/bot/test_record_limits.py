@@ -11,7 +11,17 @@ import re
 import pytest
 
 from bot.model import MAX_NAME, BadInput, Person
-from bot.records import MAX_LINE, MAX_RECORD_MOVES, MAX_RECORD_TURNS, TurnLine, parse, read_tag, read_turn_line, write
+from bot.records import (
+    MAX_LINE,
+    MAX_RECORD_LINES,
+    MAX_RECORD_MOVES,
+    MAX_RECORD_TURNS,
+    TurnLine,
+    parse,
+    read_tag,
+    read_turn_line,
+    write,
+)
 from engines import GAMES
 from tests.bot.test_record_format import random_record
 
@@ -115,11 +125,20 @@ def test_a_quincala_record_longer_than_its_400_turn_cap_is_refused_before_any_re
 def test_a_record_of_a_game_without_a_cap_has_at_most_max_record_turns():
     assert GAMES["rincala"].turn_cap is None
     header = write(random_record("rincala", 2, None, 1, max_turns=1))
-    with pytest.raises(BadInput, match=f"has {MAX_RECORD_TURNS + 1:,} turns; a record may have at most "
-                                       f"{MAX_RECORD_TURNS:,}"):
+    with pytest.raises(BadInput, match=f"has more than {MAX_RECORD_TURNS:,} turns; no record may have more"):
         parse(_with_turns(header, MAX_RECORD_TURNS + 1))
     with pytest.raises(BadInput, match="turn 1"):
         parse(_with_turns(header, MAX_RECORD_TURNS))
+
+
+def test_a_record_of_more_lines_than_max_record_lines_is_refused_before_they_are_read(text):
+    """Blank lines and comments cost a little each too: their number is bounded with the rest."""
+    lines = text.count("\n")
+    padded = text + "\n" * (MAX_RECORD_LINES - lines)
+    assert parse(padded) == parse(text)
+    with pytest.raises(BadInput, match=f"has {MAX_RECORD_LINES + 1:,} lines; a record may have at most "
+                                       f"{MAX_RECORD_LINES:,}"):
+        parse(padded + ";\n")
 
 
 def test_a_record_with_more_moves_than_the_bot_replays_is_refused():
