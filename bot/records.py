@@ -34,7 +34,9 @@ The format (docs/records.md has the full description and an example) is PGN-like
 
 Reading checks every line and replays every turn on the engine from the start position, so a record is
 accepted only when each turn is legal, is played by the seat named, and reaches exactly the code written after
-it; any other record is refused with the line (and turn) at fault. Discord-free and storage-free.
+it; any other record is refused with the line (and turn) at fault. Discord-free and storage-free. Each line is
+read by a forward-only tokenizer (linear in the line), and the limits below (bytes, line length, lines, the game's
+turn cap, moves replayed) are checked before any turn is replayed; names are trimmed as a match trims them.
 
 The file is the same in every language, like PGN: tag names, seat names and the Termination sentence are English
 whoever exports it; only the refusals of a bad record speak the reader's language (and keep the tag names).
