@@ -48,7 +48,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import NamedTuple
 
 from bot import wording
 from bot.i18n import SOURCE_LANGUAGE, Either, T, speaking
@@ -181,17 +180,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")    # a tag's name: one greedy class,
 _ESCAPED = re.compile(r"\\(.)", re.S)           # one escaped character: no quantifier at all
 
 
-class TurnLine(NamedTuple):
-    """The pieces of ``<number>. <seat>: <moves> {<code>}``, stripped (a tuple: thousands are made per record)."""
-
-    number: int
-    label: str
-    moves: str
-    code: str
-
-    @property
-    def move_count(self) -> int:
-        return self.moves.count(",") + 1
+TurnLine = tuple[int, str, str, str]
+"""The pieces of ``<number>. <seat>: <moves> {<code>}``, stripped: number, seat, moves, code (a plain tuple:
+thousands are made per record)."""
 
 
 def read_tag(line: str) -> tuple[str, str] | None:
@@ -225,7 +216,7 @@ def read_turn_line(line: str) -> TurnLine | None:
     moves = line[colon + 1:opening]                # at least one space, then the moves
     if len(label) < 2 or not label[0].isspace() or not moves[:1].isspace() or moves.isspace():
         return None
-    return TurnLine(int(line[:dot]), label.strip(), moves.strip(), line[opening + 1:-1].strip())
+    return int(line[:dot]), label.strip(), moves.strip(), line[opening + 1:-1].strip()
 
 
 def scan(text: str) -> tuple[dict[str, str], list[tuple[int, TurnLine]]]:
@@ -269,7 +260,7 @@ def _check_work(game: Game, turn_lines: Sequence[tuple[int, TurnLine]]) -> None:
     turns = len(turn_lines)
     if game.turn_cap and turns > game.turn_cap:
         raise BadInput(T(wording.RECORD_OVER_TURN_CAP, turns=turns, game=game.title, cap=game.turn_cap))
-    moves = sum(turn.move_count for _, turn in turn_lines)
+    moves = sum(turn[2].count(",") + 1 for _, turn in turn_lines)
     if moves > MAX_RECORD_MOVES:
         raise BadInput(T(wording.RECORD_TOO_MANY_MOVES, moves=moves, limit=MAX_RECORD_MOVES))
 
@@ -314,8 +305,8 @@ def parse(text: str) -> GameRecord:
         tags.pop(f"Seat{i + 1}", None)
     states = [state]
     turns: list[RecordTurn] = []
-    for at, line in turn_lines:
-        number, label, code = line.number, line.label, line.code
+    for at, turn_line in turn_lines:
+        number, label, text_moves, code = turn_line
         expected = len(turns) + 1
         if number != expected:
             raise BadInput(T(wording.RECORD_TURN_NUMBER, line=at, number=number, expected=expected))
@@ -325,7 +316,7 @@ def parse(text: str) -> GameRecord:
         if label.casefold() != seat_names[seat].casefold():
             raise BadInput(T(wording.RECORD_WRONG_SEAT, line=at, turn=number, label=quote(label),
                              seat=seat_names[seat]))
-        tokens = [t.strip() for t in line.moves.split(",")]
+        tokens = [t.strip() for t in text_moves.split(",")]
         if not all(tokens):
             raise BadInput(T(wording.RECORD_EMPTY_MOVE, line=at, turn=number))
         try:

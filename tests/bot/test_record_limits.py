@@ -74,7 +74,7 @@ def _old_turn(line: str) -> TurnLine | None:
     m = OLD_TURN.fullmatch(line)
     if m is None:
         return None
-    return TurnLine(int(m.group(1)), m.group(2).strip(), m.group(3).strip(), m.group(4).strip())
+    return int(m.group(1)), m.group(2).strip(), m.group(3).strip(), m.group(4).strip()
 
 
 def _old_tag(line: str) -> tuple[str, str] | None:
