@@ -404,6 +404,11 @@ RECORD_DOWNLOAD_FAILED = N_("I could not download that file from Discord; please
 RECORD_NOT_TEXT = N_("That file is not UTF-8 text, so it is no game record.")
 RECORD_UNKNOWN_GAME = N_("The record's Game tag names {game}, which is no game of this bot.")
 RECORD_LINE_TOO_LONG = N_("Line {line} of the record is longer than {limit:,} characters; no line of a record is.")
+RECORD_OVER_TURN_CAP = N_("The record has {turns:,} turns, but {game} ends in a draw after {cap:,} turns, so it "
+    "cannot be read.")
+RECORD_TOO_MANY_TURNS = N_("The record has more than {limit:,} turns; no record may have more. Nothing was read.")
+RECORD_TOO_MANY_LINES = N_("The record has {lines:,} lines; a record may have at most {limit:,}. Nothing was read.")
+RECORD_TOO_MANY_MOVES = N_("The record has {moves:,} moves; a record may have at most {limit:,}. Nothing was read.")
 RECORD_TAG_AFTER_TURNS = N_("Line {line} of the record is a header tag after the turns; tags come first.")
 RECORD_DUPLICATE_TAG = N_("Line {line} of the record repeats the {tag} tag.")
 RECORD_BAD_LINE = N_("Line {line} of the record is neither a tag like [Game \"Tintas\"] nor a turn like "

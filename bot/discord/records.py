@@ -7,6 +7,7 @@ the interaction is acknowledged before any of it.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import zlib
 from collections.abc import Awaitable, Callable, Sequence
@@ -62,6 +63,7 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
                       record: discord.Attachment | None = None,
                       turn: app_commands.Range[int, 0, MAX_TURN_OPTION] | None = None) -> None:
         async with acknowledged(interaction):
+            app(interaction).services.submissions.take(interaction.user.id)   # before any work
             names: Sequence[str] | None = None
             previous: State | None = None
             last_turn: list[str] = []
@@ -93,6 +95,7 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
     async def hint(interaction: discord.Interaction, match: str | None = None) -> None:
         bot = app(interaction)
         async with acknowledged(interaction):
+            bot.services.submissions.take(interaction.user.id)                # before any work
             found = await find(interaction, game, match, prefer_my_turn=True)
             bot.services.hints.check(found, interaction.user.id, guild_id=interaction.guild_id or 0)
             state = found.position
@@ -116,13 +119,14 @@ def decode(game: Game, code: str) -> State:
 
 
 async def read_record(attachment: discord.Attachment) -> records.GameRecord:
+    """The attached record, read and replayed in a thread (never on the event loop)."""
     if attachment.size > records.MAX_RECORD_BYTES:   # refused unread
         raise BadInput(T(wording.RECORD_TOO_LARGE, size=attachment.size, limit=records.MAX_RECORD_BYTES))
     try:
         data = await attachment.read()
     except discord.HTTPException:
         raise BadInput(T(wording.RECORD_DOWNLOAD_FAILED)) from None
-    return records.parse_bytes(data)
+    return await asyncio.to_thread(records.parse_bytes, data)   # the replay takes milliseconds per turn: off the loop
 
 
 async def analysis(interaction: discord.Interaction, game: Game, state: State, names: Sequence[str] | None, *,

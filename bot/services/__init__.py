@@ -23,6 +23,7 @@ from bot.services.hints import Hints
 from bot.services.play import Play
 from bot.services.queries import Queries
 from bot.services.settings import Settings
+from bot.services.submissions import Submissions
 from bot.services.takebacks import Takebacks
 from bot.store.db import Database
 from bot.store.matches import MatchStore
@@ -47,6 +48,7 @@ class Services:
         self.settings_service = Settings(self.ctx, self.away, self.digests)
         self.bumps = Bumps(self.ctx, self.queries)
         self.fairplay = FairPlay(self.ctx)
+        self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
 
     @property
     def events(self) -> Events:
