@@ -122,6 +122,7 @@ async def test_the_confirmation_links_the_new_board(fake, people):
     out = await move_by_command(fake, [ann, bob])
     board = boards(out)[-1]
     assert board_link(fake, board.message_id) in replies(out)[-1].content
+    assert not [s for s in out if any(name == "replay.gif" for name, _ in s.files)]   # only a result has one
 
 
 async def test_the_confirmation_never_links_a_board_left_behind_when_the_new_one_failed(fake, people):
