@@ -128,12 +128,11 @@ async def test_a_decline_and_the_last_acceptance_at_once_decide_once(services, o
     assert await decline_against_last_acceptance(services, other, kind, PROPOSAL_RACE_ROUNDS) == []
 
 
-@pytest.mark.parametrize("kind", ["draw", "takeback"])
-async def test_two_acceptances_at_once_from_two_processes_are_never_lost(services, other, kind):
-    """The two other players accept at the same moment: the later one sees the earlier's agreement (the match
-    lock orders them on PostgreSQL), so the proposal is carried out every time, once."""
+async def acceptances_at_once(services: Services, other: Services, kind: str, rounds: int) -> list[int]:
+    """``rounds`` times, the two other players accept at the same moment through two processes; the rounds where
+    an acceptance was refused or lost (the proposal not carried out)."""
     lost = []
-    for round_ in range(SIMULTANEOUS_ROUNDS):
+    for round_ in range(rounds):
         table = await KINDS[kind](services, CHANNEL + round_)
         results = await asyncio.gather(*(
             outcome(answering(stack, kind).answer(table.match.id, who, guild_id=GUILD, ply=table.match.ply,
@@ -141,7 +140,14 @@ async def test_two_acceptances_at_once_from_two_processes_are_never_lost(service
             for stack, who in ((services, table.first), (other, table.second))))
         if results != [True, True] or not await acted(services, kind, table):
             lost.append(round_)
-    assert lost == []
+    return lost
+
+
+@pytest.mark.parametrize("kind", ["draw", "takeback"])
+async def test_two_acceptances_at_once_from_two_processes_are_never_lost(services, other, kind):
+    """The later acceptance sees the earlier's agreement (the match lock orders them on PostgreSQL), so the
+    proposal is carried out every time, once."""
+    assert await acceptances_at_once(services, other, kind, SIMULTANEOUS_ROUNDS) == []
 
 
 @pytest.mark.parametrize("kind", ["draw", "takeback"])
