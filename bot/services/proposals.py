@@ -13,6 +13,7 @@ wins and the other is told the proposal is no longer open — on SQLite (serial 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, Generic, TypeVar
 
@@ -37,7 +38,7 @@ class ProposalTexts:
     again: T             # someone agrees a second time
 
 
-class Proposals(Generic[Plan]):
+class Proposals(ABC, Generic[Plan]):
     kind: ClassVar[str]            # proposals.kind
     opened: ClassVar[str]          # the event of the announcement that makes it ('offer', 'request')
     proposer_key: ClassVar[str]    # the decline's announcement names the proposer under this key
@@ -50,25 +51,25 @@ class Proposals(Generic[Plan]):
 
     # ---- what a kind says --------------------------------------------------------------------------------------
     @staticmethod
+    @abstractmethod
     def pending(match: Match) -> tuple[int | None, tuple[int, ...]]:
         """The open proposal of this kind: (the ply it was made at, who agrees, the proposer first)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def must_agree(self, match: Match, proposer: int) -> set[int]:
         """Who must agree besides the proposer."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def prepare(self, match: Match, proposer: int) -> Plan:
         """What accepting needs, read before its transaction (guarded by the ply when it acts)."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def act(self, tx: Tx, match: Match, plan: Plan, agreed: tuple[int, ...], now: str) -> Match:
         """Accepting, in the transaction that decided it; the match after it."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def acted(self, match: Match) -> None:
         """After the accepting transaction committed."""
-        raise NotImplementedError
 
     # ---- the shared steps --------------------------------------------------------------------------------------
     async def make(self, match: Match, user_id: int) -> Match:

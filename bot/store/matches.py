@@ -1,4 +1,5 @@
-"""The matches repository: matches, their participants, the move log and the match record of events.
+"""The matches repository: matches, their participants, the move log, the match record of events and the
+proposals every other player must accept (draw offers, takebacks: ``proposals`` and ``proposal_agreements``).
 
 Writes take the caller's transaction (``Tx``), so a service decides and writes everything a change
 causes — the move, the result, the ratings, the announcements — in one transaction. Every write that
@@ -19,7 +20,6 @@ from bot.store.rows import MatchRow, MoveRow, ParticipantRow, Result, Start, Tur
 ARCHIVES_CACHED = 32     # archived logs kept decoded and replayed (a replay GIF, a record and a board read one)
 # a moves row, and the two columns of an archive row its reads are united with (see MatchStore._log)
 LOG_COLUMNS = "ply, turn, seat, move, position, played_at, undone_by, NULL, NULL"
-PROPOSAL_KINDS = ("draw", "takeback")   # what a proposal every other player must accept can be (proposals.kind)
 
 PARTICIPANT_COLUMNS = "user_id, name, invited_order, team, accepted, seat, preset_seat, ai_level, joined"
 

@@ -7,6 +7,7 @@ import pytest
 
 import bot.store.postgres_db
 import bot.store.sqlite_db
+from bot.model import StalePosition
 from bot.store import Database
 from bot.store.db import migrations
 from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, CY, GUILD
@@ -171,3 +172,50 @@ async def test_a_proposal_in_a_position_the_match_has_left_or_after_its_end_is_n
     async with services.db.transaction() as tx:           # nor in a match that is over
         assert not await services.matches.propose(tx, match.id, "draw", ply=match.ply, user_id=ANN.user_id, now="t")
     assert await statuses(services, match.id) == []
+
+
+async def proposed(services, kind: str):
+    """A 3-player match with an open proposal of ``kind``: (the match, the proposer, the two who answer)."""
+    match = await services.challenges.challenge("rincala", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                                opponents=[BOB, CY], days_per_move=0)
+    for person in (BOB, CY):
+        match = await services.challenges.accept(match.id, person, guild_id=GUILD)
+    proposer = match.to_move_user.user_id
+    if kind == "takeback":
+        value, _ = match.game.turn_suggestions(match.position, "", 25)[0]
+        match = (await services.play.submit_turn(match.id, proposer, value, guild_id=GUILD)).match
+        match = await services.takebacks.request(match.id, proposer, guild_id=GUILD)
+    else:
+        match = await services.draws.offer(match.id, proposer, guild_id=GUILD)
+    first, second = (p.user_id for p in match.seated if p.user_id != proposer)
+    return match, proposer, first, second
+
+
+@pytest.mark.parametrize("kind", ["draw", "takeback"])
+async def test_the_last_acceptance_read_before_a_decline_is_refused_when_it_acts(services, kind):
+    """The decline lands between the last acceptance's read (the proposal open) and its transaction: that
+    transaction finds the proposal declined and neither ends the match nor undoes the turn."""
+    answers = services.draws if kind == "draw" else services.takebacks
+    match, proposer, first, second = await proposed(services, kind)
+    await answers.answer(match.id, first, guild_id=GUILD, ply=match.ply, accept=True)
+    read = await services.queries.get(match.id)
+    await answers.answer(match.id, first, guild_id=GUILD, ply=match.ply, accept=False)
+    with pytest.raises(StalePosition, match="no longer open"):
+        await answers._accept(read, second, proposer)
+    after = await services.queries.get(match.id)
+    assert (after.status, after.ply) == ("active", match.ply)
+    assert await statuses(services, match.id) == [(kind, "declined")]
+
+
+@pytest.mark.parametrize("kind", ["draw", "takeback"])
+async def test_a_decline_read_before_the_last_acceptance_is_refused_and_not_announced(services, kind):
+    answers = services.draws if kind == "draw" else services.takebacks
+    match, proposer, first, second = await proposed(services, kind)
+    await answers.answer(match.id, first, guild_id=GUILD, ply=match.ply, accept=True)
+    read = await services.queries.get(match.id)
+    await answers.answer(match.id, second, guild_id=GUILD, ply=match.ply, accept=True)
+    with pytest.raises(StalePosition, match="no longer open"):
+        await answers._decline(read, first, proposer)
+    assert await statuses(services, match.id) == [(kind, "accepted")]
+    told = [r.payload.get("event") for r in await services.outbox.pending(match.id) if r.kind == kind]
+    assert "declined" not in told
