@@ -155,7 +155,7 @@ class MatchStore:
              result.outcome_json(), now, match_id, *params))
         if changed != 1:
             return False
-        await self._lapse(tx, match_id, now=now)
+        await self._lapse(tx, match_id, now=now)     # an ended match has no open proposal
         return True
 
     # ---- proposals: every other player must accept (draw offers, takebacks) ----------------------------------
@@ -198,7 +198,7 @@ class MatchStore:
             raise ValueError(status)
         # The match row first, as an agreement and a move take it: a decline holding the proposal's row while it
         # waits for the match (its announcement's key) would deadlock with an acceptance holding the match.
-        await tx.lock_match(match_id)
+        await tx.lock_match(match_id)       # the match before the proposal, as every other write of it
         changed = await tx.execute("UPDATE proposals SET status = ?, decided_at = ? WHERE match_id = ? AND kind = ?"
                                    " AND ply = ? AND status = 'open'", (status, now, match_id, kind, ply))
         return changed == 1
@@ -241,7 +241,7 @@ class MatchStore:
              undo.clock.deadline_at, undo.clock.remind_at, match_id, expected_ply))
         if changed != 1:
             return False
-        await self._lapse(tx, match_id, now=now)
+        await self._lapse(tx, match_id, now=now)     # nor does the position before a takeback
         event = await tx.insert("INSERT INTO match_events (match_id, at, actor_id, action, detail)"
                                 " VALUES (?, ?, ?, 'takeback', ?)", (match_id, now, undo.actor_id, undo.detail))
         marks = ",".join("?" * len(undo.plies))
