@@ -1,4 +1,4 @@
-"""Proposals as rows of their own: migration 011 moves the open offers of the old match columns into them, and a
+"""Proposals as rows of their own: migration 013 moves the open offers of the old match columns into them, and a
 proposal leaves 'open' once — accepted, declined, or lapsed when the match leaves its position."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from bot.store.db import migrations
 from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, CY, GUILD
 
 BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
-BEFORE = 10                  # the last migration with the proposal columns in matches
+BEFORE = 12                  # the last migration with the proposal columns in matches
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def empty_path(backend, tmp_path, request):
 
 
 async def open_before_proposals(db_path) -> Database:
-    """The database as migration 010 left it (the offers in matches' columns)."""
+    """The database as migration 012 left it (the offers in matches' columns)."""
     with pytest.MonkeyPatch.context() as patch:
         for module in (bot.store.sqlite_db, bot.store.postgres_db):
             patch.setattr(module, "migrations", lambda *a, _real=migrations: [m for m in _real(*a) if m[0] <= BEFORE])
@@ -51,7 +51,7 @@ async def old_match(db: Database, *, status: str, ply: int, draw: tuple[int | No
     return match_id
 
 
-async def test_migration_011_moves_the_open_offers_into_proposals_and_drops_the_columns(empty_path):
+async def test_migration_013_moves_the_open_offers_into_proposals_and_drops_the_columns(empty_path):
     db = await open_before_proposals(empty_path)
     try:
         people = f"{CY.user_id},{ANN.user_id}"
@@ -60,7 +60,7 @@ async def test_migration_011_moves_the_open_offers_into_proposals_and_drops_the_
         over = await old_match(db, status="finished", ply=4, draw=(4, people))
     finally:
         await db.close()
-    db = await Database.open(empty_path)       # a restart: 011 applies
+    db = await Database.open(empty_path)       # a restart: 013 applies
     try:
         rows = await db.fetchall("SELECT match_id, kind, ply, proposer, status FROM proposals ORDER BY match_id, kind")
         assert [tuple(r) for r in rows] == [(both, "draw", 4, CY.user_id, "open"),
@@ -78,7 +78,7 @@ async def test_migration_011_moves_the_open_offers_into_proposals_and_drops_the_
             assert (row.draw_offer_ply, row.draw_accepted, row.takeback_ply) == (None, (), None)
         columns = {c for c in dict(await db.fetchone("SELECT * FROM matches WHERE id = ?", (both,)))}
         assert not columns & {"draw_offer_ply", "draw_accepted", "takeback_ply", "takeback_accepted"}
-        assert [v for v, _, _ in migrations()][-1] >= 11
+        assert [v for v, _, _ in migrations()][-1] >= 13
     finally:
         await db.close()
 
