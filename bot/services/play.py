@@ -131,17 +131,27 @@ class Play:
                 row = await tx.fetchone("SELECT deadline_at FROM matches WHERE id = ?", (match.id,))
                 if row is None or row[0] is None or row[0] > deadline_before:
                     raise StalePosition(T("The match moved on in the meantime."))
-            if not await self.ctx.matches.finish(tx, match.id, result, now=now, expected_ply=match.ply):
-                raise StalePosition(T("The position changed in the meantime; try again."))
-            if event is not None:
-                actor, action, detail = event
-                await self.ctx.matches.log_event(tx, match.id, now=now, actor_id=actor, action=action,
-                                                 detail=detail)
-            new = await self._settle(tx, match.id, result)
-            new.state, new.previous, new.last_turn = match.state, match.previous, match.last_turn
-            await self.ctx.outbox.add(tx, match.id, [announce.board(new, "result")], now=now)
-        self._after(new)
+            new = await self.end_in(tx, match, result, event=event, now=now)
+        self.ended(new)
         return new
+
+    async def end_in(self, tx: Tx, match: Match, result: Result, *, event: tuple[int | None, str, str] | None,
+                     now: str) -> Match:
+        """``end``'s writes in the caller's transaction (an accepted draw ends in the transaction that decides
+        it); call ``ended`` once it commits."""
+        if not await self.ctx.matches.finish(tx, match.id, result, now=now, expected_ply=match.ply):
+            raise StalePosition(T("The position changed in the meantime; try again."))
+        if event is not None:
+            actor, action, detail = event
+            await self.ctx.matches.log_event(tx, match.id, now=now, actor_id=actor, action=action, detail=detail)
+        new = await self._settle(tx, match.id, result)
+        new.state, new.previous, new.last_turn = match.state, match.previous, match.last_turn
+        await self.ctx.outbox.add(tx, match.id, [announce.board(new, "result")], now=now)
+        return new
+
+    def ended(self, match: Match) -> None:
+        """After an ending's transaction committed: caches, timers and the dispatcher learn of it."""
+        self._after(match)
 
     # ---- internals ---------------------------------------------------------------------------------------------
     async def _settle(self, tx: Tx, match_id: int, result: Result | None) -> Match:
