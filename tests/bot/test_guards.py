@@ -1,0 +1,214 @@
+"""Guards no other test protected, each proven by a test that fails without it (tools/guards.toml lists every
+critical guard with the tests that must notice its removal; tools/mutate_guards.py removes each and checks).
+
+Where the guard is a lock or a conditional write the test runs on PostgreSQL with two connections and orders
+them with a held row lock: the other side is made to wait on it (seen in ``pg_stat_activity``) before the lock
+is let go, so the interleaving the guard exists for happens every time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+
+import aiohttp
+import pytest
+
+from bot.dispatcher import RETRY_DELAYS
+from bot.model import Person, StalePosition
+from bot.services import Services
+from bot.services.context import iso
+from bot.store import Database
+from bot.store.archive import decode
+from bot.store.archives import ArchiveStore
+from bot.store.db import Tx
+from tests.bot.support import GUILD, boards, cards, said
+from tests.conftest import ANN, BOB, CHANNEL, CY, DEE, FakeClock
+
+EVE, FAY = Person(15, "Eve"), Person(16, "Fay")
+HANG = 500           # polls of 20 ms before a wait that never comes is a failure (a hang detector, not a speed limit)
+
+
+@pytest.fixture
+def pg_url(postgres_server):
+    """A fresh PostgreSQL database; each ``Database.open`` of it is another process's connection pool."""
+    name, url = postgres_server.new_database()
+    yield url
+    postgres_server.drop(name)
+
+
+@asynccontextmanager
+async def two_processes(url: str, clock_one: FakeClock, clock_two: FakeClock | None = None
+                        ) -> AsyncIterator[tuple[Services, Services]]:
+    first, second = await Database.open(url), await Database.open(url)
+    try:
+        yield (Services(first, clock=clock_one, seed_source=random.Random(3)),
+               Services(second, clock=clock_two or clock_one, seed_source=random.Random(4)))
+    finally:
+        await first.close()
+        await second.close()
+
+
+@asynccontextmanager
+async def holding(db: Database, match_id: int) -> AsyncIterator[Tx]:
+    """A transaction that holds the match row (as every deciding write does) until the block ends; it commits."""
+    async with db.transaction() as tx:
+        await tx.lock_match(match_id)
+        yield tx
+
+
+async def until_waiting_on_a_lock(db: Database, count: int = 1) -> None:
+    """Until ``count`` other connections wait on a row lock (the interleaving is set), or fail: a hang."""
+    for _ in range(HANG):
+        row = await db.fetchone("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                " AND wait_event_type = 'Lock'")
+        if row[0] >= count:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("nothing came to wait on the held lock")
+
+
+async def started(services: Services, game: str = "tintas", *, days: int = 1):
+    match = await services.challenges.challenge(game, guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                                opponents=[BOB], days_per_move=days)
+    return await services.challenges.accept(match.id, BOB, guild_id=GUILD)
+
+
+async def play(services: Services, match, turns: int):
+    for _ in range(turns):
+        match = await services.queries.get(match.id)
+        value, _ = match.game.turn_suggestions(match.position, "", 25)[0]
+        match = (await services.play.submit_turn(match, match.to_move_user.user_id, value, guild_id=GUILD)).match
+    return match
+
+
+# ---- only a player can resign --------------------------------------------------------------------------------
+async def test_a_stranger_pressing_the_resign_button_is_refused_and_the_match_goes_on(fake, people):
+    ann, bob, cy = people
+    card = cards(await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    await fake.click(bob, card.button("Accept")["custom_id"], message=card)
+    confirm = (await fake.slash(ann, "tintas resign"))[-1]
+    out = await fake.click(cy, confirm.button("Yes, resign")["custom_id"], message=confirm)
+    assert "Only a player of this match can resign it" in said(out) and not boards(out)
+    services = fake.client.services
+    match = await services.queries.get(1)
+    assert match.status == "active" and await services.ratings.changes(1) == []
+
+
+# ---- one seat, one joiner --------------------------------------------------------------------------------------
+async def test_four_joiners_at_once_from_two_processes_take_the_one_open_seat_once(pg_url, clock):
+    """Ann names Bob (who has not answered yet) and leaves one seat open at a 3-seat table: of four joiners at
+    once, one sits; once Bob accepts the match starts with three players."""
+    async with two_processes(pg_url, clock) as (one, two):
+        match = await one.challenges.challenge("rincala", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                               opponents=[BOB], players=3, days_per_move=3)
+        joins = await asyncio.gather(*(stack.challenges.join(match.id, who, guild_id=GUILD)
+                                       for stack, who in ((one, CY), (two, DEE), (one, EVE), (two, FAY))),
+                                     return_exceptions=True)
+        assert sum(not isinstance(j, BaseException) for j in joins) == 1
+        assert all(isinstance(j, StalePosition) for j in joins if isinstance(j, BaseException))
+        waiting = await one.queries.get(match.id)
+        assert len(waiting.participants) == 3 and waiting.row.open_seats == 0
+        begun = await two.challenges.accept(match.id, BOB, guild_id=GUILD)
+        assert begun.status == "active" and sorted(p.seat for p in begun.participants) == [0, 1, 2]
+
+
+# ---- a board post repeated after a lost answer is one post --------------------------------------------------
+async def test_a_board_post_whose_answer_was_lost_is_not_posted_twice_when_retried(fake, people, clock):
+    """Discord made the message but the answer never came (the connection dropped): the dispatcher retries the
+    row later, and the row's nonce makes Discord hand back the first message instead of posting a second."""
+    ann, bob, _ = people
+    card = cards(await fake.slash(ann, "tintas challenge", opponent=bob))[0]
+    await fake.click(bob, card.button("Accept")["custom_id"], message=card)
+    services = fake.client.services
+    lost: list[dict] = []
+
+    def post_then_drop_the_answer(route, params, body, uploads):
+        message = fake._http_default(("POST", "/channels/{channel_id}/messages"), params, body or {}, uploads)
+        if not lost and any(name == "board.png" for name, _ in uploads):
+            lost.append(message)
+            raise aiohttp.ServerDisconnectedError()
+        return message
+    fake.http_handlers[("POST", "/channels/{channel_id}/messages")] = post_then_drop_the_answer
+    match = await play(services, await services.queries.get(1), 1)
+    await fake.client.dispatcher.deliver_pending(match.id)
+    assert len(lost) == 1 and [r.kind for r in await services.outbox.pending(match.id)] == ["board"]   # to retry
+    clock.advance(seconds=RETRY_DELAYS[0] + 1)
+    await fake.client.dispatcher.deliver_pending(match.id)
+    posted = [b for b in boards(fake.sent) if "turn 2" in b.text()]
+    assert len(posted) == 1 and await services.outbox.pending(match.id) == []
+    assert int(lost[0]["id"]) in [r[3] for r in await services.outbox.delivered(match.id) if r[1] == "board"]
+
+
+# ---- a time-out ends a match only at a deadline that passed ---------------------------------------------------
+async def test_a_time_out_waiting_on_a_time_away_that_moves_the_deadline_does_not_end_the_match(pg_url):
+    """The scheduler finds the deadline passed while the player's time away (begun a moment before the
+    deadline) is being stored: the away's transaction moves the deadline and commits while the time-out's
+    write waits on the match row; the time-out must then see the moved deadline and leave the match running."""
+    scheduler_clock = FakeClock()
+    player_clock = FakeClock()
+    async with two_processes(pg_url, scheduler_clock, player_clock) as (one, two):
+        match = await play(one, await started(one), 2)              # both have moved: a time-out is a forfeit
+        deadline = match.deadline
+        assert deadline is not None
+        scheduler_clock.now = deadline + timedelta(seconds=1)
+        player_clock.now = deadline - timedelta(seconds=30)        # the player asked just before the deadline
+        mover = match.to_move_user
+        async with holding(two.db, match.id) as tx:                 # what Away.set does, in its order
+            moved = await two.ctx.away.shift_clocks(tx, GUILD, mover.user_id, timedelta(days=3),
+                                                    iso(player_clock.now))
+            assert [m for m, _, _ in moved] == [match.id]
+            timing_out = asyncio.create_task(one.clocks.time_out(match.id))
+            await until_waiting_on_a_lock(one.db)
+        assert await timing_out is None
+        after = await one.queries.get(match.id)
+        assert after.status == "active" and after.deadline == deadline + timedelta(days=3)
+        assert await one.ratings.changes(match.id) == []
+
+
+async def test_a_move_landing_while_the_time_out_waits_wins(pg_url):
+    """The player moves a moment before the deadline; the scheduler, a moment after it, read the match before
+    the move committed: the move stands and the match goes on with the next player's clock."""
+    scheduler_clock, player_clock = FakeClock(), FakeClock()
+    async with two_processes(pg_url, scheduler_clock, player_clock) as (one, two):
+        match = await play(one, await started(one), 2)
+        deadline = match.deadline
+        assert deadline is not None
+        scheduler_clock.now = deadline + timedelta(seconds=1)
+        player_clock.now = deadline - timedelta(seconds=5)
+        mover = match.to_move_user
+        value, _ = match.game.turn_suggestions(match.position, "", 25)[0]
+        async with holding(two.db, match.id):
+            moving = asyncio.create_task(two.play.submit_turn(match.id, mover.user_id, value, guild_id=GUILD))
+            await until_waiting_on_a_lock(two.db)
+            timing_out = asyncio.create_task(one.clocks.time_out(match.id))
+            await until_waiting_on_a_lock(two.db, 2)
+        assert (await moving).match.ply == match.ply + 1
+        assert await timing_out is None
+        after = await one.queries.get(match.id)
+        assert after.status == "active" and after.ply == match.ply + 1 and after.deadline > deadline
+
+
+# ---- the archiver writes only the rows it verified ------------------------------------------------------------
+async def test_rows_changed_while_the_archiver_verified_them_are_not_archived_unverified(pg_url, clock):
+    """A match's log changes (here a move's time is corrected) after the archiver read and verified it but
+    before its transaction: it archives nothing then, and the next pass archives the rows as they now are."""
+    async with two_processes(pg_url, clock) as (one, two):
+        match = await play(one, await started(one), 3)
+        await one.play.resign(match.id, match.to_move_user.user_id, guild_id=GUILD)
+        async with one.db.transaction() as tx:
+            await tx.execute("UPDATE outbox SET done_at = created_at, result = 'sent' WHERE done_at IS NULL")
+        corrected = "2026-01-01T12:00:07+00:00"
+        async with holding(two.db, match.id) as tx:
+            await tx.execute("UPDATE moves SET played_at = ? WHERE match_id = ? AND ply = 1", (corrected, match.id))
+            archiving = asyncio.create_task(ArchiveStore(one.db).archive(match.id, now=iso(clock())))
+            await until_waiting_on_a_lock(two.db)
+        assert await archiving == "busy"
+        assert await ArchiveStore(one.db).stored(match.id) is None
+        assert await ArchiveStore(one.db).archive(match.id, now=iso(clock())) == "archived"
+        fmt, blob, _plies = await ArchiveStore(one.db).stored(match.id)
+        _setup, logged = decode(int(fmt), bytes(blob))
+        assert logged[0].played_at == corrected
