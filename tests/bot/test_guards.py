@@ -18,13 +18,14 @@ import aiohttp
 import pytest
 
 from bot.dispatcher import RETRY_DELAYS
-from bot.model import Person, StalePosition
+from bot.model import NotAllowed, Person, StalePosition
 from bot.services import Services
 from bot.services.context import iso
 from bot.store import Database
 from bot.store.archive import decode
 from bot.store.archives import ArchiveStore
 from bot.store.db import Tx
+from bot.store.rows import Announcement, Start, TurnClock
 from tests.bot.support import GUILD, boards, cards, said
 from tests.conftest import ANN, BOB, CHANNEL, CY, DEE, FakeClock
 
@@ -192,6 +193,37 @@ async def test_a_move_landing_while_the_time_out_waits_wins(pg_url):
         assert after.status == "active" and after.ply == match.ply + 1 and after.deadline > deadline
 
 
+async def test_a_resignation_waiting_on_a_move_that_lands_first_is_refused(pg_url, clock):
+    """Bob resigns while Ann's move is being stored: the move commits first; the resignation, decided on the
+    position before it, must not end the match."""
+    async with two_processes(pg_url, clock) as (one, two):
+        match = await started(one)
+        mover = match.to_move_user
+        waiting = next(p for p in match.seated if p.user_id != mover.user_id)
+        value, _ = match.game.turn_suggestions(match.position, "", 25)[0]
+        async with holding(two.db, match.id):
+            moving = asyncio.create_task(one.play.submit_turn(match.id, mover.user_id, value, guild_id=GUILD))
+            await until_waiting_on_a_lock(two.db)
+            resigning = asyncio.create_task(two.play.resign(match.id, waiting.user_id, guild_id=GUILD))
+            await until_waiting_on_a_lock(two.db, 2)
+        assert (await moving).match.ply == 1
+        with pytest.raises(StalePosition):
+            await resigning
+        after = await one.queries.get(match.id)
+        assert after.status == "active" and after.ply == 1 and await one.ratings.changes(match.id) == []
+
+
+async def test_a_started_match_is_not_started_again(services):
+    """The start is a conditional write: a second start (of a match already begun) changes nothing."""
+    match = await started(services)
+    seats = {p.user_id: p.seat for p in match.seated}
+    again = Start({ANN.user_id: 1, BOB.user_id: 0}, "not a position", 1, TurnClock(None, None))
+    async with services.db.transaction() as tx:
+        assert not await services.matches.start(tx, match.id, again, now=iso(services.clock()))
+    after = await services.queries.get(match.id)
+    assert {p.user_id: p.seat for p in after.seated} == seats and after.row.position == match.row.position
+
+
 # ---- the archiver writes only the rows it verified ------------------------------------------------------------
 async def test_rows_changed_while_the_archiver_verified_them_are_not_archived_unverified(pg_url, clock):
     """A match's log changes (here a move's time is corrected) after the archiver read and verified it but
@@ -212,3 +244,157 @@ async def test_rows_changed_while_the_archiver_verified_them_are_not_archived_un
         fmt, blob, _plies = await ArchiveStore(one.db).stored(match.id)
         _setup, logged = decode(int(fmt), bytes(blob))
         assert logged[0].played_at == corrected
+
+
+# ---- who may act ------------------------------------------------------------------------------------------------
+async def test_a_stranger_cannot_ask_for_a_rematch(services):
+    match = await started(services)
+    await services.play.resign(match.id, ANN.user_id, guild_id=GUILD)
+    with pytest.raises(NotAllowed, match="Only the players of that match"):
+        await services.challenges.rematch(match.id, CY, guild_id=GUILD)
+    assert (await services.db.fetchone("SELECT COUNT(*) FROM matches"))[0] == 1
+
+
+# ---- a challenge's conditional writes ---------------------------------------------------------------------------
+async def test_an_acceptance_after_the_challenge_closed_changes_nothing(pg_url, clock):
+    """Bob's acceptance read the challenge open; Ann's cancel commits while it waits: it must not count."""
+    async with two_processes(pg_url, clock) as (one, two):
+        match = await one.challenges.challenge("rincala", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                               opponents=[BOB, CY], days_per_move=3)
+        async with holding(two.db, match.id) as tx:
+            assert await two.matches.close_challenge(tx, match.id, "cancelled", now=iso(clock()))
+            accepting = asyncio.create_task(one.challenges.accept(match.id, BOB, guild_id=GUILD))
+            await until_waiting_on_a_lock(two.db)
+        with pytest.raises(StalePosition):
+            await accepting
+        after = await one.queries.get(match.id)
+        assert after.status == "cancelled" and not after.participant(BOB.user_id).accepted
+
+
+async def test_a_decline_after_the_match_started_changes_nothing(pg_url, clock):
+    """Cy's acceptance (the last) and Bob's decline at once: the acceptance comes first and starts the match;
+    the decline, which read the challenge open, must not close the running match."""
+    async with two_processes(pg_url, clock) as (one, two):
+        match = await one.challenges.challenge("rincala", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                               opponents=[BOB, CY], days_per_move=3)
+        await one.challenges.accept(match.id, BOB, guild_id=GUILD)
+        async with holding(two.db, match.id):
+            accepting = asyncio.create_task(one.challenges.accept(match.id, CY, guild_id=GUILD))
+            await until_waiting_on_a_lock(two.db)
+            declining = asyncio.create_task(two.challenges.decline(match.id, BOB.user_id, guild_id=GUILD))
+            await until_waiting_on_a_lock(two.db, 2)
+        assert (await accepting).status == "active"
+        with pytest.raises(StalePosition):
+            await declining
+        assert (await one.queries.get(match.id)).status == "active"
+
+
+async def test_a_challenge_answered_while_it_expires_is_not_expired(services, clock):
+    """The scheduler found the challenge due; it was accepted before the scheduler got to it."""
+    match = await services.challenges.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                                opponents=[BOB], days_per_move=3)
+    clock.advance(days=1, seconds=1)
+    due = await services.clocks.due()
+    assert due["expired"] == [match.id]
+    await services.challenges.accept(match.id, BOB, guild_id=GUILD)
+    assert await services.clocks.expire_challenge(match.id) is None
+    assert (await services.queries.get(match.id)).status == "active"
+
+
+async def test_two_schedulers_remind_once(services, clock):
+    """Two processes' schedulers both found the reminder due: the player is reminded once, and not before."""
+    match = await started(services)
+    assert await services.clocks.remind(match.id) is None                  # not due yet
+    clock.advance(hours=20)
+    assert await services.clocks.remind(match.id) is not None
+    assert await services.clocks.remind(match.id) is None                  # the other scheduler, a moment later
+    assert [r.kind for r in await services.outbox.pending(match.id)].count("reminder") == 1
+
+
+# ---- ratings ----------------------------------------------------------------------------------------------------
+async def test_a_match_is_rated_once_however_often_it_is_settled(services):
+    match = await started(services)
+    done = await services.play.resign(match.id, ANN.user_id, guild_id=GUILD)
+    seats = [(p.seat, p.user_id) for p in done.seated]
+    async with services.db.transaction() as tx:
+        assert await services.ratings.apply(tx, done.row, seats) == []
+    assert len(await services.ratings.changes(match.id)) == 2
+    assert [r.games for r in await services.ratings.of_user(GUILD, ANN.user_id)] == [1]
+
+
+async def test_two_matches_of_one_player_finishing_at_once_both_count(pg_url, clock):
+    """Ann wins two matches at once in two processes: the second rating change starts from the first's result.
+    Both transactions are made to reach Ann's rating row together (it is held until both wait)."""
+    async with two_processes(pg_url, clock) as (one, two):
+        first = await started(one)
+        await one.play.resign(first.id, BOB.user_id, guild_id=GUILD)          # Ann has a rating row now
+        against_bob = await started(one)
+        match = await one.challenges.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                               opponents=[CY], days_per_move=1)
+        against_cy = await one.challenges.accept(match.id, CY, guild_id=GUILD)
+        async with two.db.transaction() as tx:
+            await tx.fetchone("SELECT 1 FROM ratings WHERE guild_id = ? AND game = 'tintas' AND user_id = ?"
+                              " FOR UPDATE", (GUILD, ANN.user_id))
+            resigning = [asyncio.create_task(one.play.resign(against_bob.id, BOB.user_id, guild_id=GUILD)),
+                         asyncio.create_task(two.play.resign(against_cy.id, CY.user_id, guild_id=GUILD))]
+            await until_waiting_on_a_lock(two.db, 2)
+        await asyncio.gather(*resigning)
+        changes = [c for m in (against_bob.id, against_cy.id) for c in await one.ratings.changes(m)
+                   if c.user_id == ANN.user_id]
+        assert len(changes) == 2
+        assert {changes[0].mu_after, changes[1].mu_after} & {changes[0].mu_before, changes[1].mu_before}
+        (ann,) = await one.ratings.of_user(GUILD, ANN.user_id)
+        assert ann.games == 3 and ann.mu == max(c.mu_after for c in changes)
+
+
+# ---- transactions ----------------------------------------------------------------------------------------------
+async def test_a_move_whose_announcement_cannot_be_written_is_not_stored(services, db):
+    """The board row is written in the move's transaction: when it cannot be written (the database refuses
+    it), the move is not stored either — never a move that nobody is told of."""
+    match = await started(services)
+    async with db.transaction() as tx:
+        await tx.execute("CREATE TRIGGER refuse_outbox BEFORE INSERT ON outbox BEGIN"
+                         " SELECT RAISE(ABORT, 'the disk is full'); END")
+    with pytest.raises(Exception, match="the disk is full"):
+        await play(services, match, 1)
+    after = await services.queries.get(match.id)
+    assert after.ply == 0 and await services.matches.moves(match.id) == []
+
+
+# ---- the outbox's marks -------------------------------------------------------------------------------------------
+async def test_a_row_marked_done_is_not_marked_again(services):
+    """A bot turn marks its row 'played' with the move; the dispatcher's mark after it must not overwrite that."""
+    match = await started(services)
+    row = (await services.outbox.pending(match.id))[0]
+    assert await services.outbox.done(None, row.id, now=iso(services.clock()), result="played")
+    assert not await services.outbox.done(None, row.id, now=iso(services.clock()), result="sent", message_id=9)
+    assert (await services.outbox.delivered(match.id))[0] == (row.id, row.kind, "played", None)
+
+
+async def test_a_claim_taken_over_is_marked_only_by_its_new_owner(services, clock):
+    """A process whose lease ran out (its delivery was slow) finds the row claimed by another: its mark is
+    refused, and the row stays with the new owner to deliver and mark."""
+    match = await started(services)
+    lease = timedelta(minutes=2)
+    rows = await services.outbox.claim(now=iso(clock()), until=iso(clock() + lease), owner="slow")
+    assert rows and all(r.match_id == match.id for r in rows)
+    clock.advance(minutes=3)
+    taken = await services.outbox.claim(now=iso(clock()), until=iso(clock() + lease), owner="next")
+    assert [r.id for r in taken] == [r.id for r in rows]
+    assert not await services.outbox.done(None, rows[0].id, now=iso(clock()), owner="slow")
+    assert rows[0].id in [r.id for r in await services.outbox.pending(match.id)]
+    assert await services.outbox.done(None, rows[0].id, now=iso(clock()), owner="next")
+
+
+# ---- the archiver waits for every announcement -------------------------------------------------------------------
+async def test_a_match_with_an_announcement_pending_is_not_archived(services, clock):
+    """An announcement written after the archiver chose the match (a /replay's answer) keeps it unarchived."""
+    match = await play(services, await started(services), 2)
+    await services.play.resign(match.id, ANN.user_id, guild_id=GUILD)
+    async with services.db.transaction() as tx:
+        await tx.execute("UPDATE outbox SET done_at = created_at, result = 'sent' WHERE done_at IS NULL")
+        await services.outbox.add(tx, match.id, [Announcement("dm", {"user_id": ANN.user_id, "text": "…"})],
+                                  now=iso(clock()))
+    assert await ArchiveStore(services.db).archive(match.id, now=iso(clock())) == "busy"
+    assert await ArchiveStore(services.db).stored(match.id) is None
+    assert len(await services.matches.moves(match.id)) == 2
