@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test play bench lint clean messages
+.PHONY: run test play bench lint clean messages mutate
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ play: $(STAMP)         ## play in the terminal: make play GAME=tintas
 
 bench: $(STAMP)        ## print speed figures for every registered game
 	$(PY) bench/bench_games.py
+
+mutate: $(STAMP)       ## remove each critical guard (tools/guards.toml) in a copy of the tree: its tests must fail
+	$(PY) tools/mutate_guards.py $(MUTATE_ARGS)
 
 lint: $(STAMP)         ## ruff, the type checker over every package, and the layer contracts
 	$(PY) -m ruff check .
