@@ -117,6 +117,22 @@ async def test_four_joiners_at_once_from_two_processes_take_the_one_open_seat_on
         assert begun.status == "active" and sorted(p.seat for p in begun.participants) == [0, 1, 2]
 
 
+async def test_one_person_joining_twice_at_once_takes_one_seat(pg_url, clock):
+    """Bob presses Join in two processes at once: both read him seatless and both claim a seat; the second
+    finds him seated and gives its seat back (the claim is undone with the refusal) — one seat stays open."""
+    async with two_processes(pg_url, clock) as (one, two):
+        match = await one.challenges.challenge("rincala", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                               opponents=[], players=3, days_per_move=3)
+        async with holding(two.db, match.id):
+            joins = [asyncio.create_task(stack.challenges.join(match.id, BOB, guild_id=GUILD)) for stack in (one, two)]
+            await until_waiting_on_a_lock(two.db, 2)
+        results = await asyncio.gather(*joins, return_exceptions=True)
+        assert sum(not isinstance(r, BaseException) for r in results) == 1
+        assert any(isinstance(r, NotAllowed) and "already have a seat" in str(r) for r in results)
+        after = await one.queries.get(match.id)
+        assert after.status == "challenge" and after.row.open_seats == 1 and len(after.participants) == 2
+
+
 # ---- a board post repeated after a lost answer is one post --------------------------------------------------
 async def test_a_board_post_whose_answer_was_lost_is_not_posted_twice_when_retried(fake, people, clock):
     """Discord made the message but the answer never came (the connection dropped): the dispatcher retries the
