@@ -43,6 +43,7 @@ BASELINE_TIMEOUT = 600.0
 IGNORED = shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
                                  ".hypothesis", "*.sqlite3", "*.sqlite3-*", "results", "*.egg-info")
 FIELDS = ("id", "file", "source", "mutant", "tests", "why")
+VERBOSE = False           # --verbose: show how each mutant was killed (an assertion, not a broken statement)
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,13 @@ def tail(done: subprocess.CompletedProcess, lines: int = 6) -> str:
     return "\n".join((done.stdout + done.stderr).strip().splitlines()[-lines:])
 
 
+def first_failure(done: subprocess.CompletedProcess) -> str:
+    """The test that failed (pytest's short summary line), to show which test noticed the mutant."""
+    failed = [line.split(" ", 1)[1] for line in done.stdout.splitlines()
+              if line.startswith(("FAILED tests/", "ERROR tests/"))]
+    return f"by {failed[0][:160]}" if failed else ""
+
+
 def run_mutant(guard: Guard, scratch: Path, timeout: float) -> Outcome:
     started = time.monotonic()
     text, why = mutated(guard, ROOT)
@@ -139,7 +147,7 @@ def run_mutant(guard: Guard, scratch: Path, timeout: float) -> Outcome:
     if done.returncode == 0:
         return Outcome(guard, "SURVIVED", "every listed test passed with the guard removed", seconds)
     if done.returncode == 1:       # tests ran and one failed: what the guard is there for was noticed
-        return Outcome(guard, "killed", "", seconds)
+        return Outcome(guard, "killed", first_failure(done) + (f"\n{tail(done, 15)}" if VERBOSE else ""), seconds)
     return Outcome(guard, "ERROR", f"pytest exited {done.returncode} (a test id that does not exist?):\n"
                                    f"{tail(done)}", seconds)
 
@@ -175,7 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the guards and exit")
     parser.add_argument("--check", action="store_true",
                         help="only check that every guard's text is found once and every mutant compiles")
+    parser.add_argument("--verbose", action="store_true", help="show the end of the failing test's output")
     args = parser.parse_args(argv)
+    global VERBOSE
+    VERBOSE = args.verbose
     guards = load()
     if args.only:
         unknown = sorted(set(args.only) - {g.id for g in guards})

@@ -99,6 +99,38 @@ async def test_a_stranger_pressing_the_resign_button_is_refused_and_the_match_go
     assert match.status == "active" and await services.ratings.changes(1) == []
 
 
+# ---- a turn is stored for the position it was chosen in ------------------------------------------------------
+async def test_a_turn_chosen_for_an_older_position_is_refused(services):
+    """A submission carries the ply it was chosen at (a bot's turn row, a button): two turns later the same
+    player is to move again, and a turn chosen back then must not be played in the new position."""
+    match = await started(services)
+    first = match.to_move_user
+    match = await play(services, match, 2)
+    assert match.to_move_user.user_id == first.user_id
+    value, _ = match.game.turn_suggestions(match.position, "", 25)[0]     # legal now, chosen "back then"
+    with pytest.raises(StalePosition, match="position changed"):
+        await services.play.submit_turn(match.id, first.user_id, value, guild_id=GUILD, expected_ply=0)
+    assert (await services.queries.get(match.id)).ply == match.ply
+
+
+async def test_two_processes_storing_one_turn_at_once_store_it_once(pg_url, clock):
+    """The same turn sent twice at once (two processes, both having read the position): the ply guard lets
+    one through and refuses the other with the clear message."""
+    async with two_processes(pg_url, clock) as (one, two):
+        match = await started(one)
+        mover = match.to_move_user
+        value, _ = match.game.turn_suggestions(match.position, "", 25)[0]
+        async with holding(two.db, match.id):
+            sent = [asyncio.create_task(stack.play.submit_turn(match.id, mover.user_id, value, guild_id=GUILD))
+                    for stack in (one, two)]
+            await until_waiting_on_a_lock(two.db, 2)
+        results = await asyncio.gather(*sent, return_exceptions=True)
+        assert sum(not isinstance(r, BaseException) for r in results) == 1
+        refused = [r for r in results if isinstance(r, BaseException)]
+        assert isinstance(refused[0], StalePosition) and "position changed" in str(refused[0])
+        assert [m.ply for m in await one.matches.moves(match.id)] == [1]
+
+
 # ---- one seat, one joiner --------------------------------------------------------------------------------------
 async def test_four_joiners_at_once_from_two_processes_take_the_one_open_seat_once(pg_url, clock):
     """Ann names Bob (who has not answered yet) and leaves one seat open at a 3-seat table: of four joiners at
