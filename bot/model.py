@@ -48,6 +48,15 @@ class BadInput(ServiceError):
     """What was typed cannot be read (a match number that is not one, an over-long text)."""
 
 
+SHOWN_VALUE = 40         # characters of a refused value repeated in the refusal
+
+
+def shown(value: object) -> str:
+    """A refused value as the refusal repeats it: as text, cut short (a forged one may be anything)."""
+    text = str(value)
+    return text if len(text) <= SHOWN_VALUE else text[:SHOWN_VALUE] + "…"
+
+
 # --- people ---------------------------------------------------------------------------------------------------
 MAX_NAME = 64            # characters of a display name we keep (Discord's own limit is 32)
 AI_LEVELS = (1, 2, 3, 4, 5)

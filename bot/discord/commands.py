@@ -213,6 +213,7 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         parent_id = getattr(interaction.channel, "parent_id", None)
         async with acknowledged(interaction):
+            _check_members([*opponents, *([partner] if partner else [])], me)
             _check_can_see(opponents, me)
             people = [person(o) for o in opponents if o not in mine]
             if mine:   # challenging the bot itself: it takes that seat (or several, named once each)
@@ -236,6 +237,15 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
 
     _add_generated(group, "challenge", f"Challenge someone to {game.title}", challenge, params, descriptions,
                    choices)
+
+
+def _check_members(users: list[discord.User | discord.Member], me: discord.ClientUser | None) -> None:
+    """Only members of the server play in it: Discord resolves a member to a ``Member``, anyone else (a user
+    who left, or an id sent by a modified client) to a plain ``User``. Refused before anything is posted."""
+    for user in users:
+        if not isinstance(user, discord.Member) and not (me is not None and user.id == me.id):
+            raise NotAllowed(T("{player} is not a member of this server, so they cannot play here. Challenge "
+                               "members of this server.", player=user.display_name))
 
 
 def _check_can_see(opponents: list[discord.User | discord.Member], me: discord.ClientUser | None) -> None:
@@ -417,6 +427,7 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
 async def challenge_to_menu(interaction: discord.Interaction, member: discord.Member) -> None:
     """Right-click a member → Apps → "Challenge to…": a private menu of every game; picking one challenges them."""
     async with acknowledged(interaction):
+        _check_members([member], interaction.client.user)
         _check_can_see([member], interaction.client.user)
         view = discord.ui.View(timeout=None)
         view.add_item(ChallengeToSelect(member.id))

@@ -116,7 +116,7 @@ class Play:
 
     async def abort(self, match_id: int, actor_id: int, *, guild_id: int, reason: str = "") -> Match:
         """An admin stops a stuck match: no result, no rating change; the action is logged in the record."""
-        match = await self.queries.get(match_id, position=False)
+        match = await self.queries.in_server(match_id, guild_id, position=False)   # another server's: as missing
         check_active(match, guild_id)
         reason = " ".join(reason.split())[:200]
         result = Result("aborted", (), (), "aborted", facts={"reason": reason, "admin": actor_id})

@@ -317,11 +317,12 @@ class MatchStore:
         first = max((mv.ply for mv in in_force if mv.ply <= start), default=0)
         return [mv for mv in in_force if mv.ply >= first]
 
-    async def in_rated_play(self, position: str) -> bool:
-        """Whether a rated (timed) match anywhere is now at ``position`` (analysis of it would be a secret hint)."""
-        row = await self.db.fetchone("SELECT 1 FROM matches WHERE status = 'active' AND time_per_move IS NOT NULL"
-                                     " AND position = ? LIMIT 1", (position,))
-        return row is not None
+    async def rated_in_play(self, game: str) -> list[tuple[int, int, str]]:
+        """(id, ply, position code) of every running rated (timed) match of ``game``, anywhere: the positions
+        no analysis may reach (see services.fairplay)."""
+        rows = await self.db.fetchall("SELECT id, ply, position FROM matches WHERE status = 'active'"
+                                      " AND time_per_move IS NOT NULL AND game = ? AND position IS NOT NULL", (game,))
+        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
     async def position_at(self, match_id: int, ply: int) -> str | None:
         rows, archived = await self._log(f"SELECT {LOG_COLUMNS} FROM moves WHERE match_id = ? AND ply = ?"
