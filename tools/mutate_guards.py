@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         guards = [g for g in guards if g.id in args.only]
     if args.list:
         for g in guards:
-            print(f"{g.id:34} {g.file:28} {g.why}")
+            print(f"{g.id:40} {g.file:28} {g.why}")
         return 0
     if args.check:
         problems = [(g, why) for g in guards for text, why in [mutated(g, ROOT)] if text is None]
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             outcomes = []
             for outcome in pool.map(lambda g: run_mutant(g, scratch, args.timeout), guards):
                 outcomes.append(outcome)
-                print(f"{outcome.verdict:9} {outcome.guard.id:34} {outcome.seconds:6.1f} s"
+                print(f"{outcome.verdict:9} {outcome.guard.id:40} {outcome.seconds:6.1f} s"
                       + (f"  {outcome.detail}" if outcome.detail else ""), flush=True)
     bad = [o for o in outcomes if not o.ok]
     print(f"mutate-guards: {len(outcomes) - len(bad)} of {len(outcomes)} mutants killed in "
