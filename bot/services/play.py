@@ -127,19 +127,18 @@ class Play:
         """End an active match without a move, with its rating and announcements, in one transaction."""
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
-            if deadline_before is not None:   # a time-out: only if the deadline is still the one that passed
-                row = await tx.fetchone("SELECT deadline_at FROM matches WHERE id = ?", (match.id,))
-                if row is None or row[0] is None or row[0] > deadline_before:
-                    raise StalePosition(T("The match moved on in the meantime."))
-            new = await self.end_in(tx, match, result, event=event, now=now)
+            # a time-out (``deadline_before``) ends it only if the deadline is still one that passed, checked
+            # by the write itself: a read first would not see a time-away that commits while the write waits
+            new = await self.end_in(tx, match, result, event=event, now=now, deadline_before=deadline_before)
         self.ended(new)
         return new
 
     async def end_in(self, tx: Tx, match: Match, result: Result, *, event: tuple[int | None, str, str] | None,
-                     now: str) -> Match:
+                     now: str, deadline_before: str | None = None) -> Match:
         """``end``'s writes in the caller's transaction (an accepted draw ends in the transaction that decides
         it); call ``ended`` once it commits."""
-        if not await self.ctx.matches.finish(tx, match.id, result, now=now, expected_ply=match.ply):
+        if not await self.ctx.matches.finish(tx, match.id, result, now=now, expected_ply=match.ply,
+                                             deadline_before=deadline_before):
             raise StalePosition(T("The position changed in the meantime; try again."))
         if event is not None:
             actor, action, detail = event

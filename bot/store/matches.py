@@ -144,10 +144,15 @@ class MatchStore:
         return True
 
     async def finish(self, tx: Tx, match_id: int, result: Result, *, now: str,
-                     expected_ply: int | None = None) -> bool:
-        """End an active match (after its last move, or by resignation, time-out, abort)."""
+                     expected_ply: int | None = None, deadline_before: str | None = None) -> bool:
+        """End an active match (after its last move, or by resignation, time-out, abort); with ``expected_ply``
+        only if it still stands there, with ``deadline_before`` (a time-out) only if its deadline has not moved
+        past that moment (a time-away shifts deadlines without a move: it may commit while this waits)."""
         guard = "" if expected_ply is None else " AND ply = ?"
-        params = () if expected_ply is None else (expected_ply,)
+        params: tuple = () if expected_ply is None else (expected_ply,)
+        if deadline_before is not None:
+            guard += " AND deadline_at <= ?"
+            params += (deadline_before,)
         changed = await tx.execute(
             "UPDATE matches SET status = ?, to_move = NULL, winners = ?, ranks = ?, termination = ?, outcome = ?,"
             " finished_at = ?, deadline_at = NULL, remind_at = NULL WHERE id = ? AND status = 'active'" + guard,
