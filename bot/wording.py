@@ -116,6 +116,8 @@ def seat_line(match: Match, mention: Mention = plain) -> str:
     teams = match.game.teams.get(match.row.players)
     if all(re.fullmatch(r"Player \d+", s) for s in seats):
         order = [_("{player} plays first"), _("{player} second"), _("{player} third"), _("{player} fourth")]
+        first = _starting_seat(match)
+        people.sort(key=lambda p: ((p.seat or 0) - first) % match.row.players)
         line = ", ".join(order[i].format(player=mention(p)) for i, p in enumerate(people))
     else:
         line = " · ".join(f"{_(seats[p.seat])}: {mention(p)}" for p in people if p.seat is not None)
@@ -123,6 +125,13 @@ def seat_line(match: Match, mention: Mention = plain) -> str:
         line += "\n" + _("Teams: {teams}").format(teams=" vs ".join(
             " & ".join(mention(match.at_seat(s)) for s in team) for team in teams))
     return line
+
+
+def _starting_seat(match: Match) -> int:
+    """The seat that moves first in the match's starting position (an engine may draw it, as Rincala does)."""
+    row = match.row
+    start = match.game.new(players=row.players, seed=row.seed, variant=row.variant)
+    return start.to_move or 0
 
 
 def challenge_summary(match: Match, mention: Mention = plain) -> str:
