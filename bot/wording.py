@@ -101,6 +101,12 @@ def paragraphs(text: str, limit: int) -> list[str]:
     return pieces
 
 
+def first_upper(text: str) -> str:
+    """The text with its first letter a capital and nothing else changed (``str.capitalize`` lowercases the rest,
+    German nouns included)."""
+    return text[:1].upper() + text[1:]
+
+
 def count(n: int, thing: str) -> str:
     """'1 game', '2 games' (in the language of the moment for the things the bot counts)."""
     forms = {"game": ngettext("{n} game", "{n} games", n), "turn": ngettext("{n} turn", "{n} turns", n),

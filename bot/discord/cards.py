@@ -56,7 +56,7 @@ def board_embed(match: Match, text: str, *, ply: int | None = None, turns: int |
 def challenge_embed(match: Match) -> discord.Embed:
     open_table = wording.is_open_challenge(match)
     summary = (wording.open_challenge_summary if open_table else wording.challenge_summary)(match, mention)
-    lines = [summary, f"⏱ {match.time_label.capitalize()}."]
+    lines = [summary, f"⏱ {wording.first_upper(match.time_label)}."]
     if match.status == "challenge" and match.row.expires_at:
         lines.append(_("Expires {when} if not answered.").format(
             when=timestamp(datetime.fromisoformat(match.row.expires_at))))

@@ -116,6 +116,35 @@ async def test_every_command_and_option_has_a_valid_german_name_and_description(
     assert any(p["name_localizations"].get("de") == "partien" for p in payloads)
 
 
+async def test_every_choice_of_challenge_and_vs_bot_reaches_discord_in_german():
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    from bot.discord.commands import register_commands
+    register_commands(tree)
+    await tree.set_translator(CatalogTranslator())
+    payloads = {c.name: await c.get_translated_payload(tree, tree.translator)  # type: ignore[arg-type]
+                for c in tree.get_commands()}
+    german = i18n.catalog("de")
+
+    def options(group: str, command: str) -> dict[str, list[dict]]:
+        sub = next(o for o in payloads[group]["options"] if o["name"] == command)
+        return {o["name"]: o["choices"] for o in sub["options"] if o.get("choices")}
+
+    seen = 0
+    for game in GAMES.values():
+        for command in ("challenge", "vs-bot"):
+            for option, choices in options(game.key, command).items():
+                for choice in choices:
+                    expected = german.gettext(choice["name"])
+                    assert expected != choice["name"], (game.key, option, choice["name"])   # the catalog has it
+                    assert choice.get("name_localizations", {}).get("de") == expected, (game.key, option, choice)
+                    seen += 1
+    assert seen > 50
+    time = options("tintas", "challenge")["time"]
+    assert [c["name_localizations"]["de"] for c in time][:2] == ["1 Tag pro Zug", "2 Tage pro Zug"]
+    level = options("tintas", "vs-bot")["level"]
+    assert level[0]["name_localizations"]["de"] == "Stufe 1 (sanft)"
+
+
 # ---- through the command tree -----------------------------------------------------------------------------------
 async def test_a_german_user_gets_german_replies_while_the_english_server_post_stays_english(db, clock):
     async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="en-US") as fake:
