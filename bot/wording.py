@@ -247,9 +247,20 @@ def start_text(match: Match, mention: Mention = plain) -> str:
 TEXT_BOARD_LIMIT = 1900     # characters of a text board in one message (Discord allows 2,000)
 
 
+def with_names(match: Match, text: str) -> str:
+    """An engine's text with its default seat names ('Player 1') replaced by the names of the players (in one
+    pass, so a player called 'Player 2' is not renamed again)."""
+    seats = match.game.seat_names(match.row.players)
+    names = {seats[p.seat]: p.name for p in match.seated if p.seat is not None}
+
+    def name(found: re.Match[str]) -> str:
+        return names.get(found.group(0), found.group(0))
+    return re.sub(r"\bPlayer \d+\b", name, text)
+
+
 def text_board(match: Match) -> str:
     """The position as text in a code block, with whose turn it is: what a screen reader can read out."""
-    board = match.position.text_board()
+    board = with_names(match, match.position.text_board())
     if len(board) > TEXT_BOARD_LIMIT:
         board = board[:TEXT_BOARD_LIMIT] + "\n…"
     return f"{board_caption(match)}\n```\n{board}\n```\n{to_move_text(match).replace('**', '')}"
