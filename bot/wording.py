@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from bot.i18n import N_, _, ngettext
-from bot.model import Match, TurnResult
+from bot.model import Match, TurnResult, shown_name
 from bot.ratings import display
 from bot.services.challenges import arrival_team
 from bot.store.rows import ParticipantRow
@@ -32,7 +32,7 @@ SERVICE_TERMINATIONS = {
 
 
 def plain(p: ParticipantRow) -> str:
-    return p.name
+    return shown_name(p)
 
 
 def seat_labels(match: Match, mention: Mention = plain) -> list[str]:
@@ -227,7 +227,8 @@ def sides(match: Match) -> str:
     """'Ann vs Bob', or 'Ann & Cy vs Bob & Dee' in a team game."""
     teams = match.game.teams.get(match.row.players)
     if teams and match.status != "challenge" and len(match.seated) == match.row.players:
-        return " vs ".join(" & ".join(shorten(match.at_seat(s).name, CAPTION_NAME) for s in team) for team in teams)
+        return " vs ".join(" & ".join(shorten(shown_name(match.at_seat(s)), CAPTION_NAME) for s in team)
+                           for team in teams)
     return " vs ".join(shorten(name, CAPTION_NAME) for name in match.names)
 
 
@@ -251,7 +252,7 @@ def with_names(match: Match, text: str) -> str:
     """An engine's text with its default seat names ('Player 1') replaced by the names of the players (in one
     pass, so a player called 'Player 2' is not renamed again)."""
     seats = match.game.seat_names(match.row.players)
-    names = {seats[p.seat]: p.name for p in match.seated if p.seat is not None}
+    names = {seats[p.seat]: shown_name(p) for p in match.seated if p.seat is not None}
 
     def name(found: re.Match[str]) -> str:
         return names.get(found.group(0), found.group(0))
@@ -274,7 +275,7 @@ def board_alt_text(match: Match, state: State, last_turn: list[str], *, turns: i
     if state.is_over or match.is_over:
         parts.append(result_text(match).splitlines()[0].lstrip("🏆🤝⛔ "))
     elif state.to_move is not None:
-        parts.append(_("{player} to move").format(player=match.at_seat(state.to_move).name))
+        parts.append(_("{player} to move").format(player=shown_name(match.at_seat(state.to_move))))
     return ". ".join(parts)[:1000]
 
 

@@ -22,7 +22,7 @@ from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, i
 from bot.discord.records import add_analysis_commands
 from bot.discord.views import ChallengeToSelect
 from bot.i18n import N_, T, _, current, speaking
-from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
+from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people, shown_name
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.play import MAX_SUBMISSION, quote
@@ -346,10 +346,10 @@ def _match_label(m: Match, user_id: int) -> str:
     """'vs Bob — your turn (#12)' for the caller's own match, 'Ann vs Bob — Ann to move (#12)' for another's."""
     who = m.to_move_user
     turn = _("your turn") if who and who.user_id == user_id \
-        else _("{player} to move").format(player=who.name if who else "?")
+        else _("{player} to move").format(player=shown_name(who) if who else "?")
     if m.participant(user_id) is None:
         return _("{players} — {turn} (#{id})").format(players=wording.sides(m), turn=turn, id=m.id)
-    others = [p.name for p in m.seated if p.user_id != user_id]
+    others = [shown_name(p) for p in m.seated if p.user_id != user_id]
     return _("vs {players} — {turn} (#{id})").format(players=", ".join(others), turn=turn, id=m.id)
 
 

@@ -190,6 +190,17 @@ async def test_a_german_casual_card_keeps_its_nouns_capitalised(db, clock):
         await fake.settle()
 
 
+async def test_a_bot_seat_is_named_in_the_servers_language(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="de") as fake:
+        board = boards(await fake.slash(fake.user(11, "Ann"), "tintas vs-bot", level=1))[0]
+        assert "Bot (Stufe 1)" in board.text() and "level" not in board.text()
+        await fake.settle()
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD + 1, locale="en-US") as fake:
+        board = boards(await fake.slash(fake.user(12, "Bob"), "tintas vs-bot", level=2))[0]
+        assert "Bot (level 2)" in board.text() and "Stufe" not in board.text()
+        await fake.settle()
+
+
 async def test_german_command_names_reach_discord_when_the_tree_is_synced(db, clock):
     async with FakeDiscord(make_bot(db, clock), guild_id=GUILD) as fake:
         await fake.client.tree.sync()
