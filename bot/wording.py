@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from bot.i18n import N_, _, ngettext
-from bot.model import Match, TurnResult
+from bot.model import Match, TurnResult, shown_name
 from bot.ratings import display
 from bot.services.challenges import arrival_team
 from bot.store.rows import ParticipantRow
@@ -32,7 +32,7 @@ SERVICE_TERMINATIONS = {
 
 
 def plain(p: ParticipantRow) -> str:
-    return p.name
+    return shown_name(p)
 
 
 def seat_labels(match: Match, mention: Mention = plain) -> list[str]:
@@ -101,6 +101,12 @@ def paragraphs(text: str, limit: int) -> list[str]:
     return pieces
 
 
+def first_upper(text: str) -> str:
+    """The text with its first letter a capital and nothing else changed (``str.capitalize`` lowercases the rest,
+    German nouns included)."""
+    return text[:1].upper() + text[1:]
+
+
 def count(n: int, thing: str) -> str:
     """'1 game', '2 games' (in the language of the moment for the things the bot counts)."""
     forms = {"game": ngettext("{n} game", "{n} games", n), "turn": ngettext("{n} turn", "{n} turns", n),
@@ -116,6 +122,8 @@ def seat_line(match: Match, mention: Mention = plain) -> str:
     teams = match.game.teams.get(match.row.players)
     if all(re.fullmatch(r"Player \d+", s) for s in seats):
         order = [_("{player} plays first"), _("{player} second"), _("{player} third"), _("{player} fourth")]
+        first = _starting_seat(match)
+        people.sort(key=lambda p: ((p.seat or 0) - first) % match.row.players)
         line = ", ".join(order[i].format(player=mention(p)) for i, p in enumerate(people))
     else:
         line = " · ".join(f"{_(seats[p.seat])}: {mention(p)}" for p in people if p.seat is not None)
@@ -123,6 +131,13 @@ def seat_line(match: Match, mention: Mention = plain) -> str:
         line += "\n" + _("Teams: {teams}").format(teams=" vs ".join(
             " & ".join(mention(match.at_seat(s)) for s in team) for team in teams))
     return line
+
+
+def _starting_seat(match: Match) -> int:
+    """The seat that moves first in the match's starting position (an engine may draw it, as Rincala does)."""
+    row = match.row
+    start = match.game.new(players=row.players, seed=row.seed, variant=row.variant)
+    return start.to_move or 0
 
 
 def challenge_summary(match: Match, mention: Mention = plain) -> str:
@@ -212,7 +227,8 @@ def sides(match: Match) -> str:
     """'Ann vs Bob', or 'Ann & Cy vs Bob & Dee' in a team game."""
     teams = match.game.teams.get(match.row.players)
     if teams and match.status != "challenge" and len(match.seated) == match.row.players:
-        return " vs ".join(" & ".join(shorten(match.at_seat(s).name, CAPTION_NAME) for s in team) for team in teams)
+        return " vs ".join(" & ".join(shorten(shown_name(match.at_seat(s)), CAPTION_NAME) for s in team)
+                           for team in teams)
     return " vs ".join(shorten(name, CAPTION_NAME) for name in match.names)
 
 
@@ -232,9 +248,20 @@ def start_text(match: Match, mention: Mention = plain) -> str:
 TEXT_BOARD_LIMIT = 1900     # characters of a text board in one message (Discord allows 2,000)
 
 
+def with_names(match: Match, text: str) -> str:
+    """An engine's text with its default seat names ('Player 1') replaced by the names of the players (in one
+    pass, so a player called 'Player 2' is not renamed again)."""
+    seats = match.game.seat_names(match.row.players)
+    names = {seats[p.seat]: shown_name(p) for p in match.seated if p.seat is not None}
+
+    def name(found: re.Match[str]) -> str:
+        return names.get(found.group(0), found.group(0))
+    return re.sub(r"\bPlayer \d+\b", name, text)
+
+
 def text_board(match: Match) -> str:
     """The position as text in a code block, with whose turn it is: what a screen reader can read out."""
-    board = match.position.text_board()
+    board = with_names(match, match.position.text_board())
     if len(board) > TEXT_BOARD_LIMIT:
         board = board[:TEXT_BOARD_LIMIT] + "\n…"
     return f"{board_caption(match)}\n```\n{board}\n```\n{to_move_text(match).replace('**', '')}"
@@ -248,7 +275,7 @@ def board_alt_text(match: Match, state: State, last_turn: list[str], *, turns: i
     if state.is_over or match.is_over:
         parts.append(result_text(match).splitlines()[0].lstrip("🏆🤝⛔ "))
     elif state.to_move is not None:
-        parts.append(_("{player} to move").format(player=match.at_seat(state.to_move).name))
+        parts.append(_("{player} to move").format(player=shown_name(match.at_seat(state.to_move))))
     return ". ".join(parts)[:1000]
 
 

@@ -1255,7 +1255,7 @@ def _describe_events(before: QuincalaState, after: QuincalaState, events: list[E
             parts.append(f"stop on {e.frm}")
     if after.result is None:
         if after.phase >= 0 and after.mover == before.mover:
-            parts.append("may go on")
+            parts.append("ends the turn here (type on to go further)")
         elif after.mover != before.mover and events and events[-1].kind not in ("pass",):
             parts.append("turn ends")
     elif after.result == 2:

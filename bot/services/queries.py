@@ -12,6 +12,7 @@ from engines import GAMES, State
 
 MAX_MATCH_ID = 2**63 - 1        # SQLite's integer range
 OPEN_SEATS_LISTED = 10          # open challenges /matches lists for others to join (oldest first)
+WATCHABLE_LISTED = 100          # running matches of a server read for a spectator's match list (newest first)
 
 
 def parse_match_id(raw: str | None) -> int | None:
@@ -98,13 +99,21 @@ class Queries:
         """Open challenges of a server with seats anyone may still take, oldest first."""
         return await self.many(await self.ctx.matches.open_seat_ids(guild_id, limit))
 
+    async def running(self, guild_id: int, *, game: str | None = None, channel_id: int | None = None,
+                      limit: int = WATCHABLE_LISTED) -> list[Match]:
+        """Running matches of a server (of a game, in a channel), newest first, without positions: read-only,
+        for anyone who wants to watch."""
+        return await self.many(await self.ctx.matches.running_ids(guild_id, game=game, channel_id=channel_id,
+                                                                  limit=limit))
+
     async def find_match(self, game: str, user_id: int, *, guild_id: int, channel_id: int,
                          match_id: int | None = None, prefer_my_turn: bool = False, watch: bool = False) -> Match:
         """The match a command means: the one named, or the caller's only active one in this channel.
 
         One rule for every command: a match is played in its own channel (or thread). Named from elsewhere,
         or looked for where the caller has none, the answer says where the caller's matches are. With ``watch``
-        (looking, not acting) any started match of the server may be named, by anyone, from anywhere.
+        (looking, not acting) any started match of the server may be named, by anyone, from anywhere, and
+        without a name a caller who plays none here watches the match running in this channel.
         """
         title = GAMES[game].title
         if match_id is not None:
@@ -129,6 +138,12 @@ class Queries:
         if len(here) > 1:
             raise NotFound(T("You have {n} active {game} matches in this channel; "
                              "pick one with the match option.", n=len(here), game=title))
+        if not here and watch:      # a spectator: the match running in this channel, if there is just one
+            running = await self.running(guild_id, game=game, channel_id=channel_id, limit=2)
+            if len(running) > 1:
+                raise NotFound(T("Several {game} matches run in this channel; pick one with the match option.",
+                                 game=title))
+            here = running
         if not here:
             elsewhere = ", ".join(f"#{m.id} in <#{m.row.channel_id}>" for m in mine[:5])
             raise NotFound(T("You have no active {game} match in this channel. Yours: {elsewhere}.", game=title,

@@ -425,6 +425,19 @@ class MatchStore:
         rows = await self.db.fetchall(sql + order, params)
         return [r[0] for r in rows]
 
+    async def running_ids(self, guild_id: int, *, game: str | None, channel_id: int | None, limit: int) -> list[int]:
+        """Running matches of a server (of one game, in one channel), newest first: what spectators may watch."""
+        sql = "SELECT id FROM matches WHERE guild_id = ? AND status = 'active'"
+        params: list = [guild_id]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            params.append(channel_id)
+        rows = await self.db.fetchall(sql + " ORDER BY id DESC LIMIT ?", [*params, limit])
+        return [r[0] for r in rows]
+
     async def open_challenges_by(self, tx: Tx, user_id: int, guild_id: int | None = None) -> int:
         """Open challenges a user made (in one server, or everywhere)."""
         where = "" if guild_id is None else " AND guild_id = ?"

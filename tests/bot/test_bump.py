@@ -68,7 +68,7 @@ async def test_the_refusals_are_translated(fake, people, clock):
     assert "Nur die Spieler dieser Partie" in said(await bump(fake, people[2], board))
     await bump(fake, people[0], board)
     text = said(await bump(fake, people[0], board))
-    assert "nach unten geholt" in text and "<t:" in text
+    assert "neu gepostet" in text and "<t:" in text
 
 
 @pytest.fixture
