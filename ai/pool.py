@@ -85,6 +85,13 @@ class AIPool:
         for _ in range(max_workers):              # start the workers now, not on the first move
             self._executor.submit(_noop)
 
+    def up(self) -> bool:
+        """Whether the pool can think: none of its workers died and it was not shut down (a health check; it
+        asks no worker, so a pool busy searching is up)."""
+        executor = self._executor
+        return not executor._broken and not executor._shutdown_thread and \
+            all(p.is_alive() for p in list(executor._processes.values()))
+
     async def choose_turn(self, state: State, *, level: int, seed: int, time_budget: float = 2.0,
                           match_id: Any = None, iterations: int | None = None) -> list[str]:
         """``ai.search.choose_turn`` in a worker. Raises SearchCancelled after ``cancel(match_id)`` (when the

@@ -37,6 +37,8 @@ DISPATCHER_LAG = Gauge("boardgames_dispatcher_lag_seconds", "How long the oldest
                        "has been due (0 when nothing waits)", registry=REGISTRY)
 SCHEDULER_LAG = Histogram("boardgames_scheduler_lag_seconds", "How late the scheduler acted on the earliest due "
                           "deadline, reminder or expiry of a pass", buckets=LAG_BUCKETS, registry=REGISTRY)
+METRICS_STALE = Gauge("boardgames_metrics_stale", "1 when the last scrape could not read the database: the "
+                      "dispatcher's backlog and lag are the last values read", registry=REGISTRY)
 AI_QUEUE = Gauge("boardgames_ai_queue", "Bot searches of this process waiting for or running in the AI pool",
                  registry=REGISTRY)
 

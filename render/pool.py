@@ -49,6 +49,12 @@ def _replay(game: str, frames: list, names: Sequence[str] | None, language: str 
     return replay_gif(game, frames, names, language)
 
 
+def workers_alive(executor: ProcessPoolExecutor) -> bool:
+    """Whether none of the pool's worker processes died and the pool was not shut down."""
+    return not executor._broken and not executor._shutdown_thread and \
+        all(p.is_alive() for p in list(executor._processes.values()))
+
+
 class RenderPool:
     def __init__(self, processes: int | None = None, texts: Texts | None = None):
         """``texts``: the translations of the board texts by language (``render.texts``), for every worker."""
@@ -64,6 +70,13 @@ class RenderPool:
     async def ready(self) -> None:
         """Wait until every worker has started and built its caches."""
         await asyncio.gather(*(asyncio.wrap_future(f) for f in self._started))
+
+    def up(self) -> bool:
+        """Whether the pool can draw: every worker has warmed up and none has died or been shut down (a health
+        check; it asks no worker, so a busy pool is up)."""
+        if self._executor is None:
+            return True
+        return all(f.done() and f.exception() is None for f in self._started) and workers_alive(self._executor)
 
     async def board(self, state: State, *, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
                     previous: State | None = None, language: str = "en") -> bytes:

@@ -293,6 +293,8 @@ async def _complete_move(interaction: discord.Interaction, game: Game, current: 
         found = await _find(interaction, game, str(chosen) if chosen else None, prefer_my_turn=True)
     except ServiceError as exc:
         return [_note(str(exc), current)]
+    except Exception as exc:         # the database is away: say so, rather than Discord's "Loading options failed"
+        return [_out_of_reach(exc, current)]
     who = found.to_move_user
     if who is None or who.user_id != interaction.user.id:
         waiting = _("Not your turn — {player} is to move.").format(player=who.name) if who \
@@ -310,11 +312,21 @@ def _note(text: str, current: str) -> app_commands.Choice[str]:
     return app_commands.Choice(name=text[:MAX_CHOICE_TEXT], value=(current or "?")[:MAX_CHOICE_TEXT])
 
 
+def _out_of_reach(exc: Exception, current: str) -> app_commands.Choice[str]:
+    """The one choice an autocomplete offers when the matches cannot be read (the database is away)."""
+    log.warning("autocomplete could not read the matches (%s)", type(exc).__name__)
+    return _note(_("Your matches cannot be read just now; try again in a moment."), current)
+
+
 def _match_autocomplete(game: Game):
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        mine = await app(interaction).services.queries.matches_of(
-            interaction.user.id, guild_id=interaction.guild_id or 0, game=game.key,
-            channel_id=interaction.channel_id)
+        try:
+            mine = await app(interaction).services.queries.matches_of(
+                interaction.user.id, guild_id=interaction.guild_id or 0, game=game.key,
+                channel_id=interaction.channel_id)
+        except Exception as exc:     # the database is away
+            with speaking(interaction.locale):
+                return [_out_of_reach(exc, current)]
         typed = current.strip().lstrip("#").lower()[:MAX_CHOICE_TEXT]
         out = []
         for m in mine:
