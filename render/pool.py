@@ -35,7 +35,17 @@ def _warm(texts: Texts | None = None) -> None:
             board_png(game.new(players=min(game.player_counts), seed=0, variant=variant))
 
 
-def _ready() -> bool:
+def _ready() -> int:
+    return os.getpid()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
     return True
 
 
@@ -49,12 +59,6 @@ def _replay(game: str, frames: list, names: Sequence[str] | None, language: str 
     return replay_gif(game, frames, names, language)
 
 
-def workers_alive(executor: ProcessPoolExecutor) -> bool:
-    """Whether none of the pool's worker processes died and the pool was not shut down."""
-    return not executor._broken and not executor._shutdown_thread and \
-        all(p.is_alive() for p in list(executor._processes.values()))
-
-
 class RenderPool:
     def __init__(self, processes: int | None = None, texts: Texts | None = None):
         """``texts``: the translations of the board texts by language (``render.texts``), for every worker."""
@@ -63,7 +67,8 @@ class RenderPool:
             install(texts)          # drawn in threads of this process
         self._executor = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_warm, initargs=(texts,)) if count else None
-        self._started: list = []
+        self._started: list = []      # each worker's pid, once it has warmed up
+        self._closed = False
         if self._executor is not None:   # start every worker now (the pool would start them one by one, late)
             self._started = [self._executor.submit(_ready) for _ in range(count)]
 
@@ -76,7 +81,8 @@ class RenderPool:
         check; it asks no worker, so a busy pool is up)."""
         if self._executor is None:
             return True
-        return all(f.done() and f.exception() is None for f in self._started) and workers_alive(self._executor)
+        return not self._closed and all(f.done() and f.exception() is None and _alive(f.result())
+                                        for f in self._started)
 
     async def board(self, state: State, *, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
                     previous: State | None = None, language: str = "en") -> bytes:
@@ -93,5 +99,6 @@ class RenderPool:
         return await loop.run_in_executor(self._executor, _replay, game, frames, names, language)
 
     def close(self) -> None:
+        self._closed = True
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
