@@ -22,6 +22,7 @@ import asyncio
 import ctypes
 import functools
 import multiprocessing
+import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -54,8 +55,8 @@ def _init_worker(flags: ctypes.Array[Any]) -> None:
     import engines  # noqa: F401
 
 
-def _noop() -> None:
-    return None
+def _noop() -> int:
+    return os.getpid()
 
 
 def _search(state: State, level: int, seed: int, time_budget: float, slot: int,
@@ -70,6 +71,16 @@ def _best_turns(state: State, top: int, seed: int, time_budget: float, slot: int
                       iterations=iterations)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class AIPool:
     """Runs ``choose_turn`` in worker processes. Use one per bot; ``close()`` at shutdown."""
 
@@ -82,8 +93,15 @@ class AIPool:
         self._margin = margin
         self._lock = threading.Lock()
         self._running: dict[Any, set[int]] = {}   # match id -> slots of its queued or running calls
-        for _ in range(max_workers):              # start the workers now, not on the first move
-            self._executor.submit(_noop)
+        self._closed = False
+        # start the workers now, not on the first move; each answers its pid (``up`` watches them)
+        self._started = [self._executor.submit(_noop) for _ in range(max_workers)]
+
+    def up(self) -> bool:
+        """Whether the pool can think: its workers started, none has died, it was not closed (a health check; it
+        asks no worker, so a pool busy searching is up)."""
+        return not self._closed and all(f.done() and f.exception() is None and _alive(f.result())
+                                        for f in self._started)
 
     async def choose_turn(self, state: State, *, level: int, seed: int, time_budget: float = 2.0,
                           match_id: Any = None, iterations: int | None = None) -> list[str]:
@@ -133,6 +151,7 @@ class AIPool:
 
     def close(self) -> None:
         """Stop all searches and the worker processes."""
+        self._closed = True
         with self._lock:
             for slots in self._running.values():
                 for slot in slots:

@@ -140,8 +140,12 @@ async def main(args: argparse.Namespace) -> None:
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     latencies: list[float] = []
     errors: list[str] = []
+    listening = asyncio.Event()       # on PostgreSQL: hearing the other processes' commits
+    services.events.elsewhere.subscribe(lambda _: listening.set())
     scheduler.start()
     dispatcher.start()
+    if db.backend == "postgres":
+        await listening.wait()
     Path(args.out).with_suffix(".ready").write_text(dispatcher.owner)
     mover = None
     if args.matches:

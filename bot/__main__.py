@@ -134,9 +134,8 @@ async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[No
     for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stop, signum)
 
-    async def backlog() -> None:
-        if "database" not in bot.readiness.missing():     # open, migrated, and not closing
-            await OutboxGauges(bot.services.db, bot.services.clock).refresh()
+    async def backlog() -> None:     # fails (the values are marked stale) before start-up, while closing, in outages
+        await OutboxGauges(bot.services.db, bot.services.clock).refresh()
 
     health = HealthServer(bot.readiness, port=config.health_port, before_scrape=backlog) if config.health_port \
         else None

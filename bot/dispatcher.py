@@ -6,6 +6,12 @@ end's ``deliver`` function, and marked done with what happened. A failure that m
 limit, a 5xx) is retried with backoff; a permanent one (channel deleted, permission missing) is logged,
 marked, and never blocks the others. A command may deliver its own match's rows at once
 (``deliver_pending``), so the player sees the board without waiting for the loop.
+
+Several processes share the work. On PostgreSQL the dispatcher also listens for the other processes' commits
+(``Database.listen``) and passes them on to this process's events, which wake it and the scheduler. A lease
+is short (``LEASE``) and renewed while its rows are being delivered, and the loop sleeps at most until the
+earliest claim runs out (``OutboxStore.next_due``), so the rows of a process that died are taken over within
+its lease and a moment.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot import metrics
+from bot.events import together
 from bot.loop import WakeableLoop
 from bot.services import Services
 from bot.services.context import iso
@@ -27,7 +34,8 @@ from bot.store.rows import Announcement, OutboxRow
 
 log = logging.getLogger(__name__)
 
-LEASE = timedelta(minutes=2)       # a claimed row is another process's to take after this
+LEASE = timedelta(seconds=30)      # a claimed row is another process's to take after this, unless renewed
+RENEW_AFTER = 1 / 3                # share of the lease after which a claim still being delivered is renewed
 RETRY_DELAYS = (5, 30, 120, 600, 1800, 3600)   # seconds after the 1st, 2nd… failed attempt
 MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
 MATCHES_PER_PASS = 16
@@ -81,7 +89,10 @@ class Dispatcher(WakeableLoop):
         self.owner = owner or owner_name()
         self.batch = batch          # matches claimed at a time
         self.lease = lease          # how long a claim holds before another process may take the rows
-        self._unsubscribe = services.events.announcements.subscribe(lambda _match_id: self._wake.set())
+        events = services.events
+        self._unsubscribe = together(events.announcements.subscribe(lambda _match_id: self._wake.set()),
+                                     events.elsewhere.subscribe(lambda _: self._wake.set()))
+        self._listener: asyncio.Task | None = None
         self.delivered = 0
         self.failed = 0       # rows given up on
         self.failures = 0     # consecutive failing passes
@@ -97,6 +108,21 @@ class Dispatcher(WakeableLoop):
                 released += await self.services.outbox.release(owner)
         return released
 
+    def start(self) -> None:
+        """Start the loop, and the listener that passes other processes' commits on to this process's events."""
+        super().start()
+        if self._listener is None:
+            events = self.services.events
+            self._listener = asyncio.create_task(self.services.db.listen(lambda: events.elsewhere.emit(None)),
+                                                 name="listener")
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            await asyncio.gather(self._listener, return_exceptions=True)
+            self._listener = None
+        await super().stop()
+
     async def deliver_pending(self, match_id: int | None = None) -> int:
         """Claim and deliver what is due (of one match, or of any), until nothing due is left unclaimed."""
         count = 0
@@ -109,8 +135,24 @@ class Dispatcher(WakeableLoop):
             by_match: dict[int, list[OutboxRow]] = {}
             for row in rows:
                 by_match.setdefault(row.match_id, []).append(row)
-            await asyncio.gather(*(self._deliver_in_order(r) for r in by_match.values()))
+            renewing = asyncio.create_task(self._renew(list(by_match)), name="renew claims")
+            try:
+                await asyncio.gather(*(self._deliver_in_order(r) for r in by_match.values()))
+            finally:
+                renewing.cancel()
+                await asyncio.gather(renewing, return_exceptions=True)
             count += len(rows)
+
+    async def _renew(self, match_ids: list[int]) -> None:
+        """Keep this process's claims on these matches while their rows are delivered (a slow post, a bot's
+        search), so that no other process takes them over meanwhile. Runs until cancelled."""
+        while True:
+            await asyncio.sleep(self.lease.total_seconds() * RENEW_AFTER)
+            until = iso(self.services.clock() + self.lease)
+            try:
+                await self.services.outbox.renew(self.owner, match_ids, until=until)
+            except Exception as exc:     # the database is away: the next renewal may do
+                log.warning("dispatcher: could not renew claims (%s)", type(exc).__name__)
 
     async def _deliver_in_order(self, rows: list[OutboxRow]) -> None:
         for row in rows:

@@ -32,10 +32,21 @@ class Signal(Generic[T]):
                 log.exception("a listener of %s failed", self.name)
 
 
+def together(*unsubscribes: Callable[[], None]) -> Callable[[], None]:
+    """One function that removes several listeners (each ``subscribe``'s answer)."""
+    def unsubscribe() -> None:
+        for each in unsubscribes:
+            each()
+    return unsubscribe
+
+
 @dataclass
 class Events:
-    """What the services announce after a commit."""
+    """What the services announce after a commit (in this process), and what other processes committed."""
 
     deadline_set: Signal[datetime | None] = field(default_factory=lambda: Signal("deadline_set"))
     announcements: Signal[int] = field(default_factory=lambda: Signal("announcements"))   # match id
     match_ended: Signal[int] = field(default_factory=lambda: Signal("match_ended"))       # match id
+    # another process committed announcements or deadlines (PostgreSQL's NOTIFY, ``Database.listen``): what and
+    # when is not known here, so the dispatcher and the scheduler both look again
+    elsewhere: Signal[None] = field(default_factory=lambda: Signal("elsewhere"))

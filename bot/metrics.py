@@ -40,6 +40,8 @@ SCHEDULER_LAG = Histogram("boardgames_scheduler_lag_seconds", "How late the sche
 ANNOUNCEMENTS_GIVEN_UP = Counter("boardgames_announcements_given_up", "Outbox rows the dispatcher gave up "
                                  "delivering (a permanent failure, or too many attempts), by kind", ["kind"],
                                  registry=REGISTRY)
+METRICS_STALE = Gauge("boardgames_metrics_stale", "1 when the last scrape could not read the database: the "
+                      "dispatcher's backlog and lag are the last values read", registry=REGISTRY)
 AI_QUEUE = Gauge("boardgames_ai_queue", "Bot searches of this process waiting for or running in the AI pool",
                  registry=REGISTRY)
 

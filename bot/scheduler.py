@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
+from bot.events import together
 from bot.loop import WakeableLoop
 from bot.metrics import SCHEDULER_LAG
 from bot.model import Match
@@ -36,7 +37,8 @@ class Scheduler(WakeableLoop):
         super().__init__()
         self.services = services
         self._next: datetime | None = None      # when the loop means to wake up next
-        self._unsubscribe = services.events.deadline_set.subscribe(self.deadline_set)
+        self._unsubscribe = together(services.events.deadline_set.subscribe(self.deadline_set),
+                                     services.events.elsewhere.subscribe(lambda _: self._wake.set()))  # others'
         self.failures = 0
 
     def deadline_set(self, when: datetime | None) -> None:

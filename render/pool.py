@@ -36,7 +36,17 @@ def _warm(texts: Texts | None = None) -> None:
             board_png(game.new(players=min(game.player_counts), seed=0, variant=variant))
 
 
-def _ready() -> bool:
+def _ready() -> int:
+    return os.getpid()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
     return True
 
 
@@ -58,13 +68,22 @@ class RenderPool:
             install(texts)          # drawn in threads of this process
         self._executor = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_warm, initargs=(texts,)) if count else None
-        self._started: list = []
+        self._started: list = []      # each worker's pid, once it has warmed up
+        self._closed = False
         if self._executor is not None:   # start every worker now (the pool would start them one by one, late)
             self._started = [self._executor.submit(_ready) for _ in range(count)]
 
     async def ready(self) -> None:
         """Wait until every worker has started and built its caches."""
         await asyncio.gather(*(asyncio.wrap_future(f) for f in self._started))
+
+    def up(self) -> bool:
+        """Whether the pool can draw: every worker has warmed up and none has died or been shut down (a health
+        check; it asks no worker, so a busy pool is up)."""
+        if self._executor is None:
+            return True
+        return not self._closed and all(f.done() and f.exception() is None and _alive(f.result())
+                                        for f in self._started)
 
     async def board(self, state: State, *, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
                     previous: State | None = None, language: str = "en") -> bytes:
@@ -82,5 +101,6 @@ class RenderPool:
         return await loop.run_in_executor(self._executor, _replay, game, frames, names, language, budget)
 
     def close(self) -> None:
+        self._closed = True
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)

@@ -20,7 +20,7 @@ from bot.discord.post import Poster
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.dispatcher import Dispatcher
-from bot.health import Readiness
+from bot.health import Probe, Readiness
 from bot.i18n import _, board_texts, speaking
 from bot.model import shown
 from bot.scheduler import Scheduler
@@ -73,8 +73,12 @@ class GameBot(discord.Client):
         self.tree = GameTree(self)
         register_commands(self.tree)
         self.stopping = False
-        self.readiness = Readiness()     # what /readyz waits for
-        self.readiness.add("database", lambda: self._services is not None and not self.stopping)
+        self.readiness = Readiness()     # what /readyz waits for: each part answers, and the bot is not stopping
+        answers = Probe(lambda: self.services.db.fetchone("SELECT 1"))
+        self.readiness.add("database", lambda: self._services is not None and not self.stopping and answers())
+        self.readiness.add("render", lambda: self._renders is not None and not self.stopping and self._renders.up())
+        self.readiness.add("ai", lambda: self._ai is not None and not self.stopping
+                           and (self._ai.pool is None or self._ai.pool.up()))
         self.readiness.add("discord", lambda: self.is_ready() and self.connected() and not self.stopping)
 
     def client_options(self, config: Config) -> dict[str, Any]:

@@ -302,6 +302,8 @@ async def _complete_move(interaction: discord.Interaction, game: Game, current: 
         found = await _find(interaction, game, str(chosen) if chosen else None, prefer_my_turn=True)
     except ServiceError as exc:
         return [_note(str(exc), current)]
+    except Exception as exc:         # the database is away: say so, rather than Discord's "Loading options failed"
+        return [_out_of_reach(exc, current)]
     who = found.to_move_user
     if who is None or who.user_id != interaction.user.id:
         waiting = _("Not your turn — {player} is to move.").format(player=who.name) if who \
@@ -319,17 +321,27 @@ def _note(text: str, current: str) -> app_commands.Choice[str]:
     return app_commands.Choice(name=text[:MAX_CHOICE_TEXT], value=(current or "?")[:MAX_CHOICE_TEXT])
 
 
+def _out_of_reach(exc: Exception, current: str) -> app_commands.Choice[str]:
+    """The one choice an autocomplete offers when the matches cannot be read (the database is away)."""
+    log.warning("autocomplete could not read the matches (%s)", type(exc).__name__)
+    return _note(_("Your matches cannot be read just now; try again in a moment."), current)
+
+
 def _match_autocomplete(game: Game, *, watch: bool = False):
     """The match option's list: the caller's matches of the game in this channel; with ``watch`` (a read-only
     command) then every running match of the game in the server, which anyone may look at."""
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         queries = app(interaction).services.queries
         guild_id, user_id = interaction.guild_id or 0, interaction.user.id
-        matches = await queries.matches_of(user_id, guild_id=guild_id, game=game.key,
-                                           channel_id=interaction.channel_id)
-        if watch:
-            listed = {m.id for m in matches}
-            matches += [m for m in await queries.running(guild_id, game=game.key) if m.id not in listed]
+        try:
+            matches = await queries.matches_of(user_id, guild_id=guild_id, game=game.key,
+                                               channel_id=interaction.channel_id)
+            if watch:
+                listed = {m.id for m in matches}
+                matches += [m for m in await queries.running(guild_id, game=game.key) if m.id not in listed]
+        except Exception as exc:     # the database is away
+            with speaking(interaction.locale):
+                return [_out_of_reach(exc, current)]
         typed = current.strip().lstrip("#").lower()[:MAX_CHOICE_TEXT]
         out = []
         with speaking(interaction.locale):
@@ -355,7 +367,11 @@ def _match_label(m: Match, user_id: int) -> str:
 async def _server_match_autocomplete(interaction: discord.Interaction,
                                      current: str) -> list[app_commands.Choice[str]]:
     """Any running match of the server, of every game (for /replay and /match record, which anyone may use)."""
-    running = await app(interaction).services.queries.running(interaction.guild_id or 0)
+    try:
+        running = await app(interaction).services.queries.running(interaction.guild_id or 0)
+    except Exception as exc:     # the database is away
+        with speaking(interaction.locale):
+            return [_out_of_reach(exc, current)]
     typed = current.strip().lstrip("#").lower()[:MAX_CHOICE_TEXT]
     with speaking(interaction.locale):
         labels = [(wording.board_caption(m), m.id) for m in running]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,9 +39,17 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, str, str]]:
 
 
 def _statements(sql: str) -> list[str]:
-    """Split a migration file into statements, dropping ``--`` comments (our SQL has no '--' or ';' in literals)."""
+    """Split a migration file into statements, dropping ``--`` comments (our SQL has no '--' or ';' in literals;
+    a ``$$``-quoted function body is kept whole, its ';' included)."""
     body = "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
-    return [s.strip() for s in body.split(";") if s.strip()]
+    statements, current = [], ""
+    for n, piece in enumerate(body.split("$$")):     # odd pieces are inside $$ … $$
+        parts = [piece] if n % 2 else piece.split(";")
+        current += ("$$" if n else "") + parts[0]
+        for part in parts[1:]:
+            statements.append(current)
+            current = part
+    return [s.strip() for s in [*statements, current] if s.strip()]
 
 
 async def _finish(step: Awaitable[T]) -> T:
@@ -155,6 +163,11 @@ class Database(ABC):
 
     @abstractmethod
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def listen(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` whenever another process commits announcements or deadlines, until cancelled (and once
+        on each (re)connection, for what was committed unheard)."""
 
 
 async def apply_migrations(tx: Tx, found: list[tuple[int, str, str]], now: str) -> list[int]:

@@ -86,6 +86,17 @@ class OutboxStore:
         async with self.db.transaction() as own:
             return await own.execute(sql, params) == 1
 
+    async def renew(self, owner: str, match_ids: Sequence[int], *, until: str) -> int:
+        """Extend ``owner``'s claims on the undelivered rows of these matches to ``until`` (their delivery takes
+        long); a row another owner took, or given back (a retry), stays as it is. Returns the rows renewed."""
+        if not match_ids:
+            return 0
+        marks = ",".join("?" * len(match_ids))
+        async with self.db.transaction() as tx:
+            return await tx.execute(f"UPDATE outbox SET claimed_until = ? WHERE claimed_by = ? AND done_at IS NULL"
+                                    f" AND claimed_until IS NOT NULL AND match_id IN ({marks})",
+                                    (until, owner, *match_ids))
+
     async def retry(self, row_id: int, *, at: str) -> None:
         """Deliver again at ``at`` (a failure that may pass: a network error, a rate limit)."""
         async with self.db.transaction() as tx:

@@ -4,13 +4,18 @@ The stores' SQL is written once with ``?`` placeholders; each string is translat
 cached. Transactions run concurrently here (several connections, several processes): every read-decide-write
 is either a conditional write that reports whether it applied, or locks its match row first
 (``Tx.lock_match``). Migrations run under an advisory lock, so processes starting together apply each once.
+
+Every process holds one more connection, outside the pool, that LISTENs on ``WAKE_CHANNEL``: the triggers of
+migration 011 NOTIFY it from every transaction that adds announcements or sets a deadline, on commit, so
+every process's dispatcher and scheduler wake for work another process wrote (``listen``). The planner's
+statistics are PostgreSQL's autovacuum's business (it ANALYZEs a table once enough of it changed).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -25,6 +30,10 @@ log = logging.getLogger(__name__)
 
 POOL_SIZE = 10                     # connections per process (a transaction holds one until it ends)
 MIGRATION_LOCK = 0x626F617264      # the advisory lock key processes migrating at once queue on ("board")
+WAKE_CHANNEL = "boardgames_wake"   # NOTIFY'd on the commit of announcements and deadlines (migration 011)
+LISTEN_CHECK = 5.0                 # seconds between two looks at whether the listening connection still answers
+LISTEN_TIMEOUT = 5.0               # seconds a connection or that look may take before it counts as lost
+LISTEN_RETRY = (1.0, 2.0, 5.0, 10.0)   # seconds before connecting again, after 1, 2, 3… failed tries
 
 
 @lru_cache(maxsize=2048)
@@ -96,12 +105,13 @@ class PostgresDatabase(Database):
 
     def __init__(self, pool: asyncpg.Pool, url: str):
         self._pool = pool
+        self._url = url
         self.path = without_password(url)
         self.reads = 0
 
     @classmethod
     async def connect(cls, url: str) -> PostgresDatabase:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE)
+        pool = await asyncpg.create_pool(url, min_size=0, max_size=POOL_SIZE)   # no floor: an outage logs no retries
         assert pool is not None
         db = cls(pool, url)
         try:
@@ -113,6 +123,42 @@ class PostgresDatabase(Database):
 
     async def close(self) -> None:
         await self._pool.close()
+
+    async def listen(self, wake: Callable[[], None]) -> None:
+        """LISTEN on ``WAKE_CHANNEL`` over a connection of its own, calling ``wake`` per notification and once
+        on each (re)connection (what was committed while nobody listened). A lost connection (the server
+        restarting) is logged once, then tried again until it answers. Runs until cancelled."""
+        failures = 0
+        while True:
+            try:
+                conn = await asyncpg.connect(self._url, timeout=LISTEN_TIMEOUT)
+            except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+                if not failures:
+                    log.warning("cannot listen for other processes' commits (%s); trying again", type(exc).__name__)
+                await asyncio.sleep(LISTEN_RETRY[min(failures, len(LISTEN_RETRY) - 1)])
+                failures += 1
+                continue
+            try:
+                await conn.add_listener(WAKE_CHANNEL, lambda *_: wake())
+                if failures:
+                    log.info("listening for other processes' commits again")
+                failures = 0
+                wake()
+                await self._while_answering(conn)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+                log.warning("lost the connection listening for other processes' commits (%s); reconnecting",
+                            type(exc).__name__)
+                failures = 1
+            finally:
+                conn.terminate()
+
+    @staticmethod
+    async def _while_answering(conn: asyncpg.Connection) -> None:
+        """Return (raise) once ``conn`` stops answering: notifications come only while it is open."""
+        while not conn.is_closed():
+            await asyncio.sleep(LISTEN_CHECK)
+            await conn.fetchval("SELECT 1", timeout=LISTEN_TIMEOUT)
+        raise asyncpg.InterfaceError("the connection was closed")
 
     async def migrate(self) -> list[int]:
         async with self.transaction() as tx:

@@ -1,10 +1,17 @@
-"""SQLite: one aiosqlite connection with WAL, foreign keys and serial (BEGIN IMMEDIATE) transactions."""
+"""SQLite: one aiosqlite connection with WAL, foreign keys and serial (BEGIN IMMEDIATE) transactions.
+
+SQLite plans queries from the statistics ``ANALYZE`` stores, and never gathers them by itself: without them a
+player's matches among 10,000 active ones are looked up through the wrong index (4.8–8.5 ms instead of
+0.008 ms). So the statistics are gathered at start-up and again whenever the matches grew a lot since
+(``STATS_GROWTH``), checked every ``STATS_CHECK_COMMITS`` commits; ``analysis_limit`` keeps each ``ANALYZE``
+to a sample, so it costs milliseconds however large the database. (PostgreSQL's autovacuum does this there.)
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +24,10 @@ from bot.store.db import Database, Row, Tx, _finish, apply_migrations, migration
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
+STATS_CHECK_COMMITS = 500     # commits between two looks at whether the matches grew (the first commit looks)
+STATS_GROWTH = 2.0            # gather the statistics again once the matches are this many times more than then
+STATS_MIN_MATCHES = 100       # below this the plan hardly matters: no statistics are gathered
+ANALYSIS_LIMIT = 1000         # rows of each index ANALYZE samples (SQLite's "analysis_limit"): milliseconds
 
 
 class SqliteTx(Tx):
@@ -66,6 +77,8 @@ class SqliteDatabase(Database):
         self._lock = asyncio.Lock()
         self.path = path
         self.reads = 0
+        self._commits_to_check = 1          # the first commit (the migration at start-up) looks
+        self._matches_analyzed = 0          # the matches there were when the statistics were last gathered
 
     @classmethod
     async def connect(cls, path: str) -> SqliteDatabase:
@@ -82,6 +95,9 @@ class SqliteDatabase(Database):
 
     async def close(self) -> None:
         await self._conn.close()
+
+    async def listen(self, wake: Callable[[], None]) -> None:
+        """Nothing to listen to: SQLite serves one process, whose services wake its loops after each commit."""
 
     async def migrate(self) -> list[int]:
         async with self.transaction() as tx:
@@ -108,6 +124,22 @@ class SqliteDatabase(Database):
             except BaseException:
                 await self._rollback_if_open()
                 raise
+            self._commits_to_check -= 1
+            if self._commits_to_check <= 0:
+                self._commits_to_check = STATS_CHECK_COMMITS
+                await _finish(self._keep_statistics())
+
+    async def _keep_statistics(self) -> None:
+        """Gather the planner's statistics if the matches grew ``STATS_GROWTH`` times since they last were (the
+        highest id: one look-up, where counting would read them all). Runs holding the lock."""
+        row = await (await self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM matches")).fetchone()
+        matches = row[0] if row else 0
+        if matches < max(STATS_MIN_MATCHES, STATS_GROWTH * self._matches_analyzed):
+            return
+        await self._conn.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
+        await self._conn.execute("ANALYZE")
+        self._matches_analyzed = matches
+        log.info("gathered SQLite's statistics at %d matches", matches)
 
     async def _rollback_if_open(self) -> None:
         if self._conn.in_transaction:

@@ -32,7 +32,8 @@ GUILD, CHANNEL = 1, 10
 ANN, BOB = Person(11, "Ann"), Person(12, "Bob")
 SCENARIOS = ("move_after_commit", "move_after_post", "bot_thinking", "resign_inside_transaction",
              "resign_after_commit", "bot_challenge_inside_transaction", "bot_challenge_after_commit",
-             "finishing_move_inside_transaction")
+             "finishing_move_inside_transaction", "move_held")
+HOLDING = ".holding"    # move_held: beside the journal once the move's rows are claimed (then it waits to be killed)
 
 
 def die() -> None:
@@ -46,6 +47,7 @@ class Journal:
         self.path = path
         self.ai = ai
         self.die_after_post = False
+        self.hold = False       # claim, then wait (holding the claim, renewing it) instead of posting
 
     def lines(self) -> list[dict]:
         if not self.path.exists():
@@ -56,6 +58,9 @@ class Journal:
         if row.kind == "bot_turn":
             result = await self.ai.play(row.match_id, ply=int(row.payload["ply"]), completes=row.id)
             return Delivered("played" if result else "skipped: the match moved on")
+        if self.hold:
+            self.path.with_suffix(HOLDING).write_text(str(row.id))
+            await asyncio.Event().wait()
         nonce = f"ob{row.id}"
         if any(line["nonce"] == nonce for line in self.lines()):
             return Delivered("sent")            # the post was made before a crash: Discord returns it again
@@ -121,6 +126,8 @@ async def run(services: Services, journal: Journal, dispatcher: Dispatcher, scen
         return
     if scenario == "move_after_commit":
         services.events.announcements.subscribe(lambda _id: die())
+    elif scenario == "move_held":       # the test kills it while it holds the move's rows
+        journal.hold = True
     else:
         journal.die_after_post = True
     from bot.services import announce

@@ -74,9 +74,9 @@ async def test_the_bot_is_not_ready_before_its_gateway_connection_nor_while_stop
     bot = make_bot(db, clock)               # its database is open and migrated; it never connected
     port = await serving(bot.readiness)
     status, body = await get(port, "/readyz")
-    assert status == 503 and as_json(body)["missing"] == ["discord"]
+    assert status == 503 and as_json(body)["missing"] == ["render", "ai", "discord"]    # not set up
     bot.stopping = True
-    assert as_json((await get(port, "/readyz"))[1])["missing"] == ["database", "discord"]
+    assert as_json((await get(port, "/readyz"))[1])["missing"] == ["database", "render", "ai", "discord"]
 
 
 async def test_metrics_name_every_measure_and_count_a_turn_played_through_the_services(services, serving):
@@ -175,8 +175,61 @@ async def test_a_busy_health_port_is_logged_and_the_bot_still_runs(tmp_path, cap
 
         async def connect():        # set up as at login, then the gateway connection ends at once
             await bot.setup_hook()
-            connected.append(bot.readiness.missing())
+            connected.append(await bot.readiness.missing())
         assert await serve(bot, config, connect) == 0
-    assert connected == [["discord"]]
+    assert connected == [["discord"]]                 # the database answers, the render and AI pools too
     assert "health endpoint cannot listen" in caplog.text
-    assert bot.readiness.missing() == ["database", "discord"]      # closed
+    assert await bot.readiness.missing() == ["database", "render", "ai", "discord"]      # closed
+
+
+async def test_a_probe_that_does_not_answer_in_time_fails_and_an_answer_is_reused_for_a_moment():
+    from bot.health import Probe
+    asked = []
+
+    async def hangs() -> None:
+        asked.append(1)
+        await asyncio.Event().wait()
+    probe = Probe(hangs, timeout=0.05, cache=3600)
+    assert await probe() is False and await probe() is False
+    assert len(asked) == 1                                # the second answer came from the cache
+    fresh = Probe(hangs, timeout=0.05, cache=0)
+    await fresh()
+    await fresh()
+    assert len(asked) == 3
+
+
+async def test_an_ai_pool_is_not_ready_once_a_worker_died_or_it_was_shut_down():
+    import os
+    import signal
+
+    from ai.pool import AIPool
+    pool = await asyncio.to_thread(AIPool, 1)
+    try:
+        worker = await asyncio.wrap_future(pool._started[0])       # the worker's pid, once it started
+        assert pool.up()
+        os.kill(worker, signal.SIGKILL)
+        for _ in range(600):                  # the pool notices the death on its own thread
+            if not pool.up():
+                break
+            await asyncio.sleep(0.05)
+        assert not pool.up()
+    finally:
+        await asyncio.to_thread(pool.close)
+    healthy = await asyncio.to_thread(AIPool, 1)
+    await asyncio.wrap_future(healthy._started[0])
+    assert healthy.up()
+    await asyncio.to_thread(healthy.close)
+    assert not healthy.up()
+
+
+async def test_the_bot_is_not_ready_while_its_ai_workers_are_down(db, clock):
+    from ai.pool import AIPool
+    from render.pool import RenderPool
+    bot = make_bot(db, clock)
+    bot.readiness.add("discord", lambda: True)         # no gateway here: this test is about the workers
+    pool = await asyncio.to_thread(AIPool, 1)
+    await asyncio.wrap_future(pool._started[0])
+    bot._ai, bot._renders = AIPlayer(bot.services, pool), RenderPool(0)
+    assert await bot.readiness.missing() == []
+    await asyncio.to_thread(pool.close)
+    assert await bot.readiness.missing() == ["ai"]

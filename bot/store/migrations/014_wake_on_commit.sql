@@ -1,0 +1,3 @@
+-- Nothing to change in SQLite: its one process wakes its own dispatcher and scheduler after each commit
+-- (bot/events.py). The PostgreSQL twin makes every commit that adds announcements or moves a deadline wake
+-- every process's.
