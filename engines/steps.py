@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from engines.base import IllegalMove, State
+from engines.base import IllegalMove, State, normalise
 
 MAX_OPTIONS = 25
 """The most options one step shows: Discord's cap for an autocomplete list and for a select menu."""
@@ -148,3 +148,17 @@ def step_path(state: State, move: str, turn: Sequence[str] = ()) -> list[StepOpt
         path.append(options[0])
         chosen = options[0].text
     return path
+
+
+def typed_options(state: State, typed: str) -> list[StepOption]:
+    """For a move autocomplete: when more than MAX_OPTIONS legal moves start with what was typed (case and
+    spacing ignored), the options of the next step after it (groups first where needed); else []. Also []
+    when the typed text is not the start of a legal move as written (a lenient form, or several moves)."""
+    want = normalise(typed)
+    moves = [m for m in state.legal_moves() if normalise(m).startswith(want)]
+    if len(moves) <= MAX_OPTIONS:
+        return []
+    out: list[StepOption] = []
+    for chosen in dict.fromkeys(m[:len(want)] for m in moves):
+        out += step_options(state, (), chosen)
+    return out if len(out) <= MAX_OPTIONS else []
