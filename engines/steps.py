@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import NamedTuple
 
 from engines.base import IllegalMove, State, normalise
 
@@ -150,15 +151,52 @@ def step_path(state: State, move: str, turn: Sequence[str] = ()) -> list[StepOpt
     return path
 
 
-def typed_options(state: State, typed: str) -> list[StepOption]:
-    """For a move autocomplete: when more than MAX_OPTIONS legal moves start with what was typed (case and
-    spacing ignored), the options of the next step after it (groups first where needed); else []. Also []
-    when the typed text is not the start of a legal move as written (a lenient form, or several moves)."""
-    want = normalise(typed)
-    moves = [m for m in state.legal_moves() if normalise(m).startswith(want)]
-    if len(moves) <= MAX_OPTIONS:
-        return []
-    out: list[StepOption] = []
-    for chosen in dict.fromkeys(m[:len(want)] for m in moves):
-        out += step_options(state, (), chosen)
-    return out if len(out) <= MAX_OPTIONS else []
+class TypedSteps(NamedTuple):
+    """What ``typed_options`` found: the whole moves typed (as typed, up to the last separator: ``w5@c2 ``), the
+    position after them, and the options of the next step of the move being typed (their texts follow head)."""
+
+    head: str
+    state: State
+    options: list[StepOption]
+
+
+def typed_options(state: State, typed: str) -> TypedSteps | None:
+    """For a move autocomplete: when more than MAX_OPTIONS legal moves can come next after what was typed, the
+    next step's options after it; else None. Case and spacing are ignored. Also None when the typed text is not
+    whole moves of this turn (``Game.split_turn``) followed by the start of a legal move as written."""
+    for head, partial in _heads(typed):
+        current = _after(state, head)
+        if current is None:
+            continue
+        want = normalise(partial)
+        moves = [m for m in current.legal_moves() if normalise(m).startswith(want)]
+        if len(moves) <= MAX_OPTIONS:
+            return None
+        out: list[StepOption] = []
+        for chosen in dict.fromkeys(m[:len(want)] for m in moves):
+            out += step_options(current, (), chosen)
+        return TypedSteps(head, current, out) if len(out) <= MAX_OPTIONS else None
+    return None
+
+
+_TURN_SEPARATORS = " ,;"
+
+
+def _heads(typed: str) -> list[tuple[str, str]]:
+    """``typed`` cut into (whole moves, the move being typed): nothing typed as a whole move first, then cuts
+    after each run of separators between moves, the last one first."""
+    text = typed.lstrip()
+    cuts = [i + 1 for i, ch in enumerate(text)
+            if ch in _TURN_SEPARATORS and (i + 1 == len(text) or text[i + 1] not in _TURN_SEPARATORS)]
+    return [(text[:cut], text[cut:]) for cut in reversed(cuts)] + [("", text)]
+
+
+def _after(state: State, head: str) -> State | None:
+    """``state`` after the whole moves in ``head`` when they all play and leave the same player to move."""
+    current = state
+    try:
+        for move in state.game.split_turn(head):
+            current = current.play(move)
+    except IllegalMove:
+        return None
+    return None if current.is_over or current.to_move != state.to_move else current

@@ -320,22 +320,24 @@ async def _complete_move(interaction: discord.Interaction, game: Game, current: 
 
 def _narrowing(state: State, current: str, suggestions: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
     """More turns start with what was typed than a list shows: the next step's options (engines.steps), a group
-    reading 'e… (12 moves)'; where the steps do not apply (a later move of a turn), the first turns and a note
-    that says how to see the rest. Never a silent cut."""
-    options = typed_options(state, current)
-    if not options:
+    reading 'e… (12 moves)', after the whole moves already typed; where the steps do not apply (a lenient form,
+    a move typed to its end that others continue), the first turns and a note that says how to see the rest.
+    Never a silent cut."""
+    found = typed_options(state, current)
+    if found is None:
         more = _note(_("More turns start like this: type more of your turn to see them."), current)
         return [app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT])
                 for value, label in suggestions[:MAX_CHOICES - 1]] + [more]
     out = []
-    for option in options:
+    for option in found.options:
+        value = found.head + option.text
         if option.complete:
-            note = state.describe(option.text)
-            name = f"{option.text} — {note}" if note else option.text
+            note = found.state.describe(option.text)
+            name = f"{value} — {note}" if note else value
         else:
             name = ngettext("{start}… (1 move)", "{start}… ({count} moves)", option.count).format(
-                start=option.text, count=option.count)
-        out.append(app_commands.Choice(name=name[:MAX_CHOICE_TEXT], value=option.text[:MAX_CHOICE_TEXT]))
+                start=value, count=option.count)
+        out.append(app_commands.Choice(name=name[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT]))
     return out
 
 

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from engines import GAMES
 from tests.bot.support import GUILD, autocompleted_turn, boards, cards
 
 
@@ -75,7 +76,6 @@ async def test_groups_speak_german(fake, people):
 
 def quincala_mid_turn():
     """A seeded Quincala position where, after a placement, the same player places again among > 25 turns."""
-    from engines import GAMES
     rng = random.Random(0)
     state = GAMES["quincala"].new(seed=0)
     while True:
@@ -87,15 +87,33 @@ def quincala_mid_turn():
         state = state.play(rng.choice(moves))
 
 
-async def test_where_steps_do_not_apply_the_list_says_how_to_see_the_rest(fake, people, db):
-    await started(fake, people, "quincala")
-    state, placement = quincala_mid_turn()
-    async with db.transaction() as tx:     # the match jumps to that position (autocomplete reads the position)
-        await tx.execute("UPDATE matches SET position = ? WHERE id = 1", (state.encode(),))
+async def jump(fake, db, people, position) -> dict:
+    """The running match (#1) jumps to ``position`` (the autocomplete reads the stored position); its mover."""
+    async with db.transaction() as tx:
+        await tx.execute("UPDATE matches SET position = ? WHERE id = 1", (position.encode(),))
     fake.client.services.ctx.positions.forget(1)
     match = await fake.client.services.queries.get(1)
-    mover = next(p for p in people if int(p["id"]) == match.to_move_user.user_id)
+    return next(p for p in people if int(p["id"]) == match.to_move_user.user_id)
+
+
+async def test_a_later_move_of_the_turn_is_narrowed_after_the_moves_typed(fake, people, db):
+    await started(fake, people, "quincala")
+    state, placement = quincala_mid_turn()
+    mover = await jump(fake, db, people, state)
+    after = state.play(placement)
+    assert len(after.legal_moves()) > 25
     choices = await fake.autocomplete(mover, "quincala move", "move", move=placement + " ")
+    assert all(c["value"].startswith(placement + " ") for c in choices)
+    found = await reachable(fake, mover, "quincala move", placement + " ")
+    assert sorted(v[len(placement) + 1:] for v in found) == after.legal_moves()
+
+
+async def test_where_steps_do_not_apply_the_list_says_how_to_see_the_rest(fake, people, db):
+    await started(fake, people, "spinca")
+    state = GAMES["spinca"].decode("2 ...W/...B/..../..../.../.../.../../.. 1 1d2")
+    mover = await jump(fake, db, people, state)
+    typed = "1d1 -"                     # a lenient form the engine reads as the slides from 1d1
+    choices = await fake.autocomplete(mover, "spinca move", "move", move=typed)
     assert len(choices) == 25
-    assert all(c["value"].startswith(placement + " ") for c in choices[:-1])
+    assert all(c["value"].startswith("1d1-") for c in choices[:-1])
     assert choices[-1]["name"] == "More turns start like this: type more of your turn to see them."

@@ -10,7 +10,7 @@ import zlib
 import pytest
 
 from engines import GAMES, IllegalMove, State
-from engines.steps import MAX_OPTIONS, StepOption, step_options, step_path
+from engines.steps import MAX_OPTIONS, StepOption, step_options, step_path, typed_options
 
 POSITIONS_PER_GAME = 50     # random positions per game, shared among its variants and player counts
 PLIES_PER_GAME = 150        # random games are played this far at most, positions sampled along them
@@ -135,3 +135,23 @@ def test_the_turn_so_far_is_played_and_an_over_turn_offers_nothing():
         step_options(state, ("zz9",))
     with pytest.raises(IllegalMove):
         step_options(state, (), "Q")
+
+
+def test_typed_options_follow_the_whole_moves_typed_and_stay_out_of_short_lists():
+    state = GAMES["tintas"].new(seed=1)
+    found = typed_options(state, "  ")
+    assert found is not None and found.head == "" and sum(o.count for o in found.options) == 49
+    assert typed_options(state, "c") is None             # seven moves: the plain list shows them all
+    game = GAMES["quincala"]
+    rng = random.Random(5)
+    while True:                                          # a placement after which the same player places again
+        placements = [m for m in state.legal_moves() if "@" in m] if state.game is game else []
+        if placements and len(state.play(placements[0]).legal_moves()) > MAX_OPTIONS \
+                and state.play(placements[0]).to_move == state.to_move:
+            break
+        state = game.new(seed=5) if state.game is not game else state.play(rng.choice(state.legal_moves()))
+    found = typed_options(state, placements[0].upper() + " ")
+    assert found is not None and found.head == placements[0].upper() + " "
+    assert found.state.encode() == state.play(placements[0]).encode()
+    assert sum(o.count for o in found.options) == len(found.state.legal_moves())
+    assert typed_options(state, "zz9 ") is None          # not a move: no steps
