@@ -155,3 +155,13 @@ def test_typed_options_follow_the_whole_moves_typed_and_stay_out_of_short_lists(
     assert found.state.encode() == state.play(placements[0]).encode()
     assert sum(o.count for o in found.options) == len(found.state.legal_moves())
     assert typed_options(state, "zz9 ") is None          # not a move: no steps
+
+
+def test_moves_after_the_end_of_the_turn_are_not_part_of_it():
+    state = GAMES["roocala"].new(seed=1)
+    move = "e2>f3"
+    after = state.play(move)
+    assert after.to_move != state.to_move and len(after.legal_moves()) > MAX_OPTIONS
+    assert typed_options(state, move + " ") is None      # not the opponent's moves as a continuation
+    with pytest.raises(IllegalMove):
+        step_options(state, (move, after.legal_moves()[0]))
