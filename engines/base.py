@@ -185,6 +185,18 @@ class Game:
         text = text.strip()
         return [text] if text else []
 
+    def move_steps(self, move: str) -> tuple[str, ...]:
+        """``move`` cut into the steps a player picks one after another (``engines.steps``); joined, they give
+        ``move`` back. Default: a step is a run of letters and digits with the separators before it
+        (``1b1-1c2 2a1`` -> ``1b1``, ``-1c2``, `` 2a1``). No legal move's steps may be a proper prefix of another's.
+        """
+        return tuple(_STEP.findall(move))
+
+    def step_cells(self, move: str, index: int) -> tuple[str, ...]:
+        """The cells (as the notation names them) that step ``index`` of ``move`` involves, for marking them on a
+        board. Default: each letter followed by digits in the step (``>f3`` -> ``f3``, ``E4`` -> ``E4``)."""
+        return tuple(_CELL.findall(self.move_steps(move)[index]))
+
     def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
         """Autocomplete: (value, label) pairs of submissions that start with what was typed.
 
@@ -200,6 +212,10 @@ class Game:
                 if len(out) >= limit:
                     break
         return out
+
+
+_STEP = re.compile(r"[^A-Za-z0-9]*[A-Za-z0-9]+|[^A-Za-z0-9]+$")
+_CELL = re.compile(r"[A-Za-z]\d+")
 
 
 def turn_positions(state: State, limit: int) -> set[str] | None:

@@ -1542,6 +1542,14 @@ class QuincalaGame(Game):
             raise InvalidPosition(f"{label}: marks must be listed once each, in the order of field 2.")
         return tuple(out)
 
+    # --- steps -----------------------------------------------------------------------------------------
+    def step_cells(self, move: str, index: int) -> tuple[str, ...]:
+        """The piece of a placement (``w5`` in ``w5@c2``) is no dot."""
+        steps = self.move_steps(move)
+        if index + 1 < len(steps) and steps[index + 1].startswith("@"):
+            return ()
+        return super().step_cells(move, index)
+
     # --- typing turns ---------------------------------------------------------------------------------
     def split_turn(self, text: str) -> list[str]:
         """``w5@c2 b2@j4 ; d3-d6-b6-b7`` -> ``w5@c2``, ``b2@j4``, ``d3-d6``, ``d6-b6``, ``b6-b7``."""

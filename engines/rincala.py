@@ -424,6 +424,10 @@ highest total wins, and equal top scores share the win.
             raise InvalidPosition("The phase is 'first', 'again' or 'turn'.")
         return RincalaState(tuple(board), tuple(captured), int(player_f) - 1, phase)
 
+    def step_cells(self, move: str, index: int) -> tuple[str, ...]:
+        """The pit a move sows from (``C`` in ``C cw``); the direction involves no pit."""
+        return (move.split()[0],) if index == 0 and move != "end" else ()
+
     def split_turn(self, text: str) -> list[str]:
         """Several moves in one submission, separated by commas: ``A cw, C ccw``."""
         return [part.strip() for part in text.split(",") if part.strip()]

@@ -178,6 +178,7 @@ SOW, HYBRID, ROOK = 0, 1, 2
 
 _CELL = r"([a-z][0-9]+)"
 _ROOK_RE = re.compile(rf"^r?{_CELL}(?:([-x]){_CELL})?$")
+_STEP_RE = re.compile(r"R?[a-z]\d+|[>\-x][a-z]\d+(?:\+R)?")
 _SOW_RE = re.compile(rf"^{_CELL}(?:>{_CELL}| ?(ne|nw|se|sw|n|s|e|w))?(\+r)?$")
 _MOVE_FORMS = "e2>f3 (sowing), c1>d1+R (hybrid) or Rf4-c4 (Rook)"
 # A count in a position code: ASCII digits, no leading zero, short (a longer one is too many anyway, and int()
@@ -819,6 +820,12 @@ class RoocalaGame(Game):
             note = state.describe(canon)
             out = [(canon, f"{canon} — {note}" if note else canon)] + [o for o in out if o[0] != canon]
         return out[:limit]
+
+    def move_steps(self, move: str) -> tuple[str, ...]:
+        """From, then to: ``Rd2xc2`` -> ``Rd2``, ``xc2``; a promotion stays with its arrival (``>f3+R``), so
+        ``e2>f3`` and ``e2>f3+R`` are two choices of one step."""
+        steps = tuple(_STEP_RE.findall(move))
+        return steps if "".join(steps) == move else super().move_steps(move)
 
     def split_turn(self, text: str) -> list[str]:
         """One move per turn: the whole submission is one move."""

@@ -697,6 +697,10 @@ class SpincaGame(Game):
     def seat_names(self, players: int) -> tuple[str, ...]:
         return SEAT_NAMES[players]
 
+    def step_cells(self, move: str, index: int) -> tuple[str, ...]:
+        """A Spinca cell is named with its level: ``1b1``."""
+        return tuple(re.findall(r"\d[a-z]\d", self.move_steps(move)[index]))
+
     def split_turn(self, text: str) -> list[str]:
         text = text.strip()
         return [text] if text else []        # one move per turn: the whole text is the move

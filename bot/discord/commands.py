@@ -20,13 +20,14 @@ from bot.discord.cards import jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
 from bot.discord.records import add_analysis_commands
 from bot.discord.views import ChallengeToSelect
-from bot.i18n import N_, T, _, speaking
+from bot.i18n import N_, T, _, ngettext, speaking
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people, shown_name
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.play import MAX_SUBMISSION, quote
 from bot.services.queries import parse_match_id
-from engines import GAMES, Game
+from engines import GAMES, Game, State
+from engines.steps import typed_options
 
 log = logging.getLogger(__name__)
 
@@ -309,11 +310,36 @@ async def _complete_move(interaction: discord.Interaction, game: Game, current: 
         waiting = _("Not your turn — {player} is to move.").format(player=who.name) if who \
             else _("This match is over.")
         return [_note(waiting, current)]
-    suggestions = game.turn_suggestions(found.position, current, MAX_CHOICES)
+    suggestions = game.turn_suggestions(found.position, current, MAX_CHOICES + 1)
     if not suggestions:
         return [_note(_("No legal turn starts with {typed}.").format(typed=quote(current)), current)]
+    if len(suggestions) > MAX_CHOICES:
+        return _narrowing(found.position, current, suggestions)
     return [app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT])
-            for value, label in suggestions[:MAX_CHOICES]]
+            for value, label in suggestions]
+
+
+def _narrowing(state: State, current: str, suggestions: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """More turns start with what was typed than a list shows: the next step's options (engines.steps), a group
+    reading 'e… (12 moves)', after the whole moves already typed; where the steps do not apply (a lenient form,
+    a move typed to its end that others continue), the first turns and a note that says how to see the rest.
+    Never a silent cut."""
+    found = typed_options(state, current)
+    if found is None:
+        more = _note(_("More turns start like this: type more of your turn to see them."), current)
+        return [app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT])
+                for value, label in suggestions[:MAX_CHOICES - 1]] + [more]
+    out = []
+    for option in found.options:
+        value = found.head + option.text
+        if option.complete:
+            note = found.state.describe(option.text)
+            name = f"{value} — {note}" if note else value
+        else:
+            name = ngettext("{start}… (1 move)", "{start}… ({count} moves)", option.count).format(
+                start=value, count=option.count)
+        out.append(app_commands.Choice(name=name[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT]))
+    return out
 
 
 def _note(text: str, current: str) -> app_commands.Choice[str]:

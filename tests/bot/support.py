@@ -58,3 +58,17 @@ def said(sent) -> str:
     private = [s for s in sent if s.ephemeral and s.kind in ("followup", "edit_original", "response")]
     assert private, [s.kind for s in sent]
     return private[-1].text()
+
+
+async def autocompleted_turn(fake, user, command: str, pick: int = 0, **options) -> str:
+    """A whole turn from the move autocomplete of ``command``: the choice at ``pick``, following the groups
+    that narrow a long list ('E… (7 moves)': its value is the start to type) until turns are listed."""
+    typed = ""
+    for _ in range(10):
+        choices = await fake.autocomplete(user, command, "move", move=typed, **options)
+        assert 1 <= len(choices) <= 25
+        choice = choices[pick]
+        if not choice["name"].startswith(choice["value"] + "…"):
+            return choice["value"]
+        typed = choice["value"]
+    raise AssertionError("the autocomplete kept narrowing")

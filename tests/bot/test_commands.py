@@ -9,7 +9,7 @@ from PIL import Image
 
 from engines import GAMES
 from tests.bot.discord_harness import FakeDiscord
-from tests.bot.support import GUILD, boards, cards, make_bot, said
+from tests.bot.support import GUILD, autocompleted_turn, boards, cards, make_bot, said
 
 
 async def start_match(fake, ann, bob):
@@ -102,9 +102,8 @@ async def play_to_the_end(fake, ann, bob, board):
         if "wins" in board.text():
             return boards
         mover = mover_of(fake, board, [ann, bob])
-        choices = await fake.autocomplete(mover, "tintas move", "move", move="")
-        assert 1 <= len(choices) <= 25
-        out = await fake.slash(mover, "tintas move", move=choices[-1]["value"])
+        value = await autocompleted_turn(fake, mover, "tintas move", -1)
+        out = await fake.slash(mover, "tintas move", move=value)
         board = board_in(out)
         assert "Move played" in said(out) and f"/{board.message_id}" in said(out)   # the mover's private ack
         boards.append(board)
@@ -129,7 +128,7 @@ async def test_an_illegal_move_is_refused_privately_and_changes_nothing(fake, pe
     ann, bob, _ = people
     _, out = await start_match(fake, ann, bob)
     mover = mover_of(fake, board_in(out), [ann, bob])
-    first = (await fake.autocomplete(mover, "tintas move", "move", move=""))[0]["value"]
+    first = await autocompleted_turn(fake, mover, "tintas move")
     out = await fake.slash(mover, "tintas move", move=first)
     mover = mover_of(fake, board_in(out), [ann, bob])
     before = await db.fetchone("SELECT ply, position FROM matches")
@@ -146,7 +145,7 @@ async def test_a_non_player_and_the_waiting_player_cannot_move(fake, people):
     _, out = await start_match(fake, ann, bob)
     mover = mover_of(fake, board_in(out), [ann, bob])
     waiting = bob if mover is ann else ann
-    move = (await fake.autocomplete(mover, "tintas move", "move", move=""))[0]["value"]
+    move = await autocompleted_turn(fake, mover, "tintas move")
     out = await fake.slash(cy, "tintas move", move=move)
     assert "no active Tintas match" in said(out)
     out = await fake.slash(waiting, "tintas move", move=move)
@@ -159,8 +158,13 @@ async def test_move_autocomplete_offers_legal_whole_turns_filtered_by_typing(fak
     mover = mover_of(fake, board_in(out), [ann, bob])
     waiting = bob if mover is ann else ann
     choices = await fake.autocomplete(mover, "tintas move", "move", move="")
-    assert len(choices) == 25          # the first placement: 49 cells, capped at 25
-    assert all(c["name"].startswith(c["value"]) for c in choices)
+    cells = sorted(GAMES["tintas"].new().legal_moves())      # the first placement: 49 cells
+    columns = sorted({cell[0] for cell in cells})
+    # one group per column, each saying how many moves it holds: none cut
+    assert [c["name"] for c in choices] == [f"{col}… ({sum(m[0] == col for m in cells)} moves)" for col in columns]
+    assert [c["value"] for c in choices] == columns
+    column = await fake.autocomplete(mover, "tintas move", "move", move="e")
+    assert [c["value"] for c in column] == [m for m in cells if m[0] == "E"]
     out = await fake.slash(mover, "tintas move", move="E4")
     mover, waiting = waiting, mover
     choices = await fake.autocomplete(mover, "tintas move", "move", move="")

@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.model import Person
-from tests.bot.support import GUILD, boards, cards, pinged, said
+from tests.bot.support import GUILD, autocompleted_turn, boards, cards, pinged, said
 
 ADMIN = discord.Permissions(manage_guild=True)
 
@@ -30,7 +30,7 @@ async def start(fake, people, **options):
 async def first_moves(fake, people, board, turns=2):
     for _ in range(turns):
         mover = pinged(board, people)
-        value = (await fake.autocomplete(mover, "tintas move", "move", move=""))[0]["value"]
+        value = await autocompleted_turn(fake, mover, "tintas move")
         board = boards(await fake.slash(mover, "tintas move", move=value))[-1]
     return board
 
@@ -139,8 +139,8 @@ async def test_threads_on_puts_each_match_in_its_own_thread(fake, people):
     assert len(threads) == 1 and threads[0].content in ("Tintas: Ann vs Bob", "Tintas: Bob vs Ann")
     assert board.channel_id != 2000 and board.files                  # the first board is in the thread
     mover = pinged(board, people)
-    value = (await fake.autocomplete(mover, "tintas move", "move", move="", channel_id=board.channel_id))[0]
-    out = await fake.slash(mover, "tintas move", move=value["value"], channel_id=board.channel_id)
+    value = await autocompleted_turn(fake, mover, "tintas move", channel_id=board.channel_id)
+    out = await fake.slash(mover, "tintas move", move=value, channel_id=board.channel_id)
     assert boards(out)[-1].files and boards(out)[-1].channel_id == board.channel_id
 
 

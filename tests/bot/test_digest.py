@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from tests.bot.support import GUILD, boards, cards, running, said
+from tests.bot.support import GUILD, autocompleted_turn, boards, cards, running, said
 from tests.conftest import BOTH_BACKENDS
 
 BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
@@ -72,7 +72,7 @@ async def test_no_digest_on_a_day_without_a_match_awaiting_the_player(fake, peop
     await fake.slash(ann, "settings", notify="digest", digest_hour=9, timezone="Europe/Berlin")
     await start(fake, bob, ann, time=0)
     if await to_move(fake, 1) == 11:                          # make it Bob's move
-        value = (await fake.autocomplete(ann, "tintas move", "move", move=""))[0]["value"]
+        value = await autocompleted_turn(fake, ann, "tintas move")
         await fake.slash(ann, "tintas move", move=value)
     clock.now = BERLIN_9
     assert await run(fake) == [("digest", 11)]                # taken, but nothing to tell
@@ -85,7 +85,7 @@ async def test_board_posts_name_a_digest_player_without_pinging_them(fake, peopl
     await fake.slash(ann, "settings", notify="digest")
     board = await start(fake, ann, bob)
     while await to_move(fake, 1) != 11:
-        value = (await fake.autocomplete(bob, "tintas move", "move", move=""))[0]["value"]
+        value = await autocompleted_turn(fake, bob, "tintas move")
         board = boards(await fake.slash(bob, "tintas move", move=value))[-1]
     assert "<@11>" in board.text() and 11 not in board.mentions and "<@11>" not in (board.content or "")
     assert not [s for s in fake.sent if s.kind == "dm" and s.recipient_id == 11]   # no DM per turn either

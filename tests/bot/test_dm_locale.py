@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from bot.discord.locales import LocaleMemory
 from tests.bot.discord_harness import FakeDiscord
-from tests.bot.support import GUILD, boards, cards, make_bot, said
+from tests.bot.support import GUILD, autocompleted_turn, boards, cards, make_bot, said
 from tests.conftest import BOTH_BACKENDS
 
 BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
@@ -42,7 +42,7 @@ async def ann_to_move(fake, ann, bob, time=1):
     card = cards(await as_(fake, "en-US", fake.slash(bob, "tintas challenge", opponent=ann, time=time)))[0]
     posted = boards(await as_(fake, "de", fake.click(ann, card.button("Accept")["custom_id"], message=card)))
     if await to_move(fake) != int(ann["id"]):
-        value = (await as_(fake, "en-US", fake.autocomplete(bob, "tintas move", "move", move="")))[0]["value"]
+        value = await as_(fake, "en-US", autocompleted_turn(fake, bob, "tintas move"))
         posted += boards(await fake.slash(bob, "tintas move", move=value))
     assert await to_move(fake) == int(ann["id"])
     return posted
@@ -96,7 +96,7 @@ async def test_a_user_whose_locale_is_unknown_gets_the_server_language(db, clock
         card = [s for s in fake.sent if s.kind == "channel_message" and s.components][-1]
         await fake.click(ann, card.button("Annehmen")["custom_id"], message=card)
         if await to_move(fake) != 11:
-            value = (await fake.autocomplete(bob, "tintas move", "move", move=""))[0]["value"]
+            value = await autocompleted_turn(fake, bob, "tintas move")
             await fake.slash(bob, "tintas move", move=value)
         assert "It is your move." in dms_to(fake, ann)[-1].content       # her English locale, remembered
         # a user known from before the bot remembered locales: nothing stored, so the server's language

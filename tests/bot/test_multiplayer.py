@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.bot.support import boards, cards, pinged, said
+from tests.bot.support import autocompleted_turn, boards, cards, pinged, said
 
 
 @pytest.fixture
@@ -25,7 +25,8 @@ async def play_out(fake, game: str, board, people, limit: int = 400):
         assert "Not your turn" in note[0]["name"]
         choices = await fake.autocomplete(mover, f"{game} move", "move", move="")
         assert choices and all(len(c["name"]) <= 100 for c in choices)
-        board = boards(await fake.slash(mover, f"{game} move", move=choices[0]["value"]))[-1]
+        value = await autocompleted_turn(fake, mover, f"{game} move")
+        board = boards(await fake.slash(mover, f"{game} move", move=value))[-1]
         assert board.files and board.files[0][1].startswith(b"\x89PNG")
     raise AssertionError("the match did not end")
 

@@ -11,7 +11,7 @@ import discord
 
 from bot.scheduler import Scheduler
 from bot.services.away import DEFAULT_AWAY_ALLOWANCE_DAYS
-from tests.bot.support import boards, cards, pinged, running, said
+from tests.bot.support import autocompleted_turn, boards, cards, pinged, running, said
 from tests.conftest import BOTH_BACKENDS
 
 BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
@@ -27,7 +27,7 @@ async def start(fake, people, time=1, ann=None, bob=None):
 
 async def move(fake, people, board):
     mover = pinged(board, people)
-    value = (await fake.autocomplete(mover, "tintas move", "move", move=""))[0]["value"]
+    value = await autocompleted_turn(fake, mover, "tintas move")
     return boards(await fake.slash(mover, "tintas move", move=value))[-1]
 
 

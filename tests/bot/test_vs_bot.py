@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ai_player import AIPlayer
-from tests.bot.support import GUILD, boards, said
+from tests.bot.support import GUILD, autocompleted_turn, boards, said
 
 
 @pytest.fixture
@@ -25,8 +25,8 @@ async def play_against_bot(fake, ann, game, board, limit=200):
         if "🏆" in text or "🤝" in text:
             return board
         assert board.content == "<@11>", text    # the only ping is the human's
-        choices = await fake.autocomplete(ann, f"{game} move", "move", move="")
-        out = await fake.slash(ann, f"{game} move", move=choices[0]["value"])
+        value = await autocompleted_turn(fake, ann, f"{game} move")
+        out = await fake.slash(ann, f"{game} move", move=value)
         assert "Move played" in said(out)
         board = await latest_board(fake)
         assert board is boards(out)[-1]      # the bot answered within the command: nothing came later

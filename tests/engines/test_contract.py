@@ -6,6 +6,9 @@ old state unchanged; encode() -> decode() -> encode() is stable and a decoded po
 the same legal moves; to_move is None exactly when the game is over; a finished game has winners among the
 seats and no legal moves; strings that are not legal moves raise IllegalMove; new() with the same seed gives
 the same position; a game ends within MAX_PLIES plies. Every failure names game, variant, players, ply and code.
+The extended contract (docs/engine-steps.md): the step hooks cut every legal move into steps that join to it,
+no move's steps begin another's, and every path of the step query reaches exactly the legal moves through
+steps of at most MAX_OPTIONS unique options.
 
 The project's CI also runs an independent checker from outside the repository; these tests need nothing
 beyond the repository.
@@ -20,6 +23,7 @@ from numbers import Real
 import pytest
 
 from engines import GAMES, IllegalMove, InvalidPosition
+from engines.steps import MAX_OPTIONS, step_options
 
 GAMES_PER_CASE = 5      # seeded random games per (game, variant, player count)
 SAMPLE_MOVES = 8        # listed moves played (and checked) per position, besides the one that continues
@@ -191,3 +195,52 @@ def test_random_games_keep_the_contract(key, variant, players):
     rng = case_rng(key, variant, players)
     for _ in range(GAMES_PER_CASE):
         play_one_game(game, variant, players, rng.randrange(1 << 30), rng)
+
+
+# --- steps (docs/engine-steps.md) --------------------------------------------------------------------------
+
+STEP_GAMES = 2          # seeded random games per case whose every position is entered through the steps
+STEP_PLIES = 120        # plies of each at most
+
+
+def step_leaves(state, turn, chosen, where):
+    """The complete options at the ends of every path of steps from ``chosen``, each step checked."""
+    options = step_options(state, turn, chosen)
+    texts = [o.text for o in options]
+    assert options, f"{where}: no option after {chosen!r}"
+    assert len(options) <= MAX_OPTIONS, f"{where}: {len(options)} options after {chosen!r}"
+    assert len(set(texts)) == len(texts), f"{where}: options repeat after {chosen!r}"
+    out = []
+    for option in options:
+        assert option.text.startswith(chosen) and option.text != chosen, f"{where}: {option} does not extend"
+        out += [option.text] if option.complete else step_leaves(state, turn, option.text, where)
+    return out
+
+
+@pytest.mark.parametrize(("key", "variant", "players"), CASES)
+def test_steps_hooks_and_query(key, variant, players):
+    game = GAMES[key]
+    rng = case_rng("steps", key, variant, players)
+    for g in range(STEP_GAMES):
+        state = game.new(players=players, seed=rng.randrange(2**31), variant=variant)
+        start, turn = state, ()
+        for ply in range(STEP_PLIES):
+            if state.is_over:
+                assert step_options(start, turn) == []
+                break
+            where = f"{key} variant={variant} players={players} game={g} ply={ply} code={state.encode()}"
+            moves = state.legal_moves()
+            cut = {m: game.move_steps(m) for m in moves}
+            for move, steps in cut.items():
+                assert isinstance(steps, tuple) and all(isinstance(s, str) and s for s in steps), where
+                assert "".join(steps) == move, f"{where}: steps {steps} do not join to {move!r}"
+                for i in range(len(steps)):
+                    assert all(isinstance(c, str) and c in move for c in game.step_cells(move, i)), where
+            prefixes = {steps[:n] for steps in cut.values() for n in range(1, len(steps))}
+            assert not prefixes & set(cut.values()), f"{where}: a move's steps begin another move"
+            assert sorted(step_leaves(start, turn, "", where)) == moves, f"{where}: steps reach other moves"
+            move = rng.choice(moves)
+            after = state.play(move)
+            start, turn = (start, (*turn, move)) if after.to_move == state.to_move and not after.is_over \
+                else (after, ())
+            state = after
