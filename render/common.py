@@ -266,6 +266,23 @@ def build_palette(*samples: Image.Image, colours: int = 256) -> Image.Image:
     return sheet.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
+PALETTE_DIR = Path(__file__).parent / "palettes"
+
+
+@lru_cache(maxsize=8)
+def stored_palette(game: str) -> Image.Image:
+    """The fixed palette of ``game`` as a 'P' image, read from ``render/palettes/<game>.pal`` (its RGB entries).
+
+    Each renderer's ``sampled_palette()`` builds it by a median cut over sample boards, which draws a dozen
+    boards and fills every cache they touch: seconds and tens of MB in each render process at its first
+    board. ``tools/palettes.py`` stores the result once; a test checks that the stored palette is still the
+    one the samples give, so boards are the same bytes as with the built one.
+    """
+    palette = Image.new("P", (1, 1))
+    palette.putpalette((PALETTE_DIR / f"{game}.pal").read_bytes())
+    return palette
+
+
 def palette_png(image: Image.Image, palette: Image.Image) -> bytes:
     """Encode ``image`` mapped onto the fixed ``palette`` (no dithering) as a PNG without metadata."""
     mapped = image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)

@@ -48,6 +48,7 @@ from render.common import (
     name_length,
     paste,
     sprite,
+    stored_palette,
     winner_badge,
     winner_label,
     wrap_text,
@@ -800,12 +801,13 @@ BADGE_SIZE = 30
 
 # --- the fixed palette ------------------------------------------------------------------------------------
 def palette(state: RincalaState) -> Image.Image:
-    """The fixed palette every Rincala board maps onto (the same for 2 and 3 players)."""
-    return fixed_palette()
+    """The fixed palette every Rincala board maps onto (the same for 2 and 3 players), as stored from
+    ``sampled_palette``."""
+    return stored_palette("rincala")
 
 
 @lru_cache(maxsize=1)
-def fixed_palette() -> Image.Image:
+def sampled_palette() -> Image.Image:
     """A median cut over sample boards that show every colour a board can (all track colours, drops,
     ghosts, full stacks, the winner badge, the highlight), plus every ``EXACT`` colour unchanged.
 

@@ -69,6 +69,7 @@ from render.common import (
     paste,
     rounded_panel,
     sprite,
+    stored_palette,
     winner_badge,
     wrap_text,
 )
@@ -1002,7 +1003,7 @@ def _warm() -> None:
 
 
 @lru_cache(maxsize=1)
-def _palette() -> Image.Image:
+def sampled_palette() -> Image.Image:
     """The key colours exactly (marbles, highlights, backgrounds, the winner badge: a median cut could merge
     the rare ones), then ``build_palette``'s median cut of sample boards for their anti-aliased edges. Always
     from English boards, whatever language the first board asked for: every language maps onto one palette."""
@@ -1018,5 +1019,6 @@ def _palette() -> Image.Image:
 
 
 def palette(state) -> Image.Image:
-    """The fixed palette of every Spinca board (the same for every player count), built at first use."""
-    return _palette()
+    """The fixed palette of every Spinca board (the same for every player count), stored from
+    ``sampled_palette``."""
+    return stored_palette("spinca")

@@ -47,6 +47,7 @@ from render.common import (
     paste,
     sprite,
     star,
+    stored_palette,
     winner_badge,
     winner_label,
     wrap_text,
@@ -803,7 +804,7 @@ def _warm() -> None:
 
 
 @lru_cache(maxsize=1)
-def _palette() -> Image.Image:
+def sampled_palette() -> Image.Image:
     _warm()
     boards = _sample_boards()
     sampled = build_palette(*boards, colours=256 - len(FLAT_COLOURS))
@@ -815,6 +816,6 @@ def _palette() -> Image.Image:
 
 
 def palette(state: State | None = None) -> Image.Image:
-    """The game's fixed PNG palette (a 'P' image), built once: a median cut over sample boards plus every
-    flat colour a board uses (pieces, ghosts, highlights, the winner badge) kept exact."""
-    return _palette()
+    """The game's fixed PNG palette (a 'P' image), as stored from ``sampled_palette``: a median cut over sample
+    boards plus every flat colour a board uses (pieces, ghosts, highlights, the winner badge) kept exact."""
+    return stored_palette("tintas")
