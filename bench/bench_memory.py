@@ -8,9 +8,9 @@ render and AI pools), with Discord replaced by the offline harness the tests use
 
 * first board after start: from the bot's start (its worker processes spawned then) until the first board
   of a match is posted; the match is challenged and accepted, and its first move sent, at once;
-* PSS idle: a few seconds after that first board, the proportional set size (``/proc/<pid>/smaps_rollup``)
-  summed over the bot's process and ALL its descendants (render workers, AI workers, the resource tracker),
-  each process listed;
+* PSS idle: a few seconds after that first board (one game drawn, nothing else played), the proportional
+  set size (``/proc/<pid>/smaps_rollup``) summed over the bot's process and ALL its descendants (render
+  workers, AI workers, the resource tracker), each process listed;
 * PSS after play: ``--people`` people in pairs, the matches spread over all five games, play for
   ``--seconds`` (as ``bench_players.py``: each sends a turn from the autocomplete when it is their move), then
   the same sum.
@@ -106,6 +106,7 @@ async def child(people: int, seconds: float) -> dict:
         bot = make_bot(config, services=Services(db), sync_commands=False, run_background=True)
         figures: dict = {}
         async with FakeDiscord(bot, guild_id=GUILD, strict=False) as fake:
+            figures["set_up_s"] = time.perf_counter() - started
             users = [fake.user(100 + i, f"P{i}") for i in range(people)]
             tables = []
             for i in range(0, people, 2):
@@ -119,8 +120,8 @@ async def child(people: int, seconds: float) -> dict:
                 if i == 0:      # the first match: its first move at once, and the time to its board posted
                     await first_board(fake, users[:2], game, channel)
                     figures["first_board_s"] = time.perf_counter() - started
-            await asyncio.sleep(SETTLE)
-            figures["idle"] = tree_pss()
+                    await asyncio.sleep(SETTLE)
+                    figures["idle"] = tree_pss()
             stop = time.perf_counter() + seconds
             moves = [0]
 
@@ -170,7 +171,8 @@ def measure(tree: Path, people: int, seconds: float) -> dict:
 
 
 def show(name: str, figures: dict) -> None:
-    print(f"{name:<14} first board after start {figures['first_board_s']:5.2f} s | "
+    print(f"{name:<14} first board after start {figures['first_board_s']:5.2f} s "
+          f"(set-up {figures['set_up_s']:.2f} s) | "
           f"PSS idle {figures['idle']['total']:4.0f} MB | after {figures['moves']} moves "
           f"{figures['played']['total']:4.0f} MB")
     print(f"{'':<14} idle:  {', '.join(figures['idle']['processes'])}")
