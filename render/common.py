@@ -251,8 +251,23 @@ def paste(base: Image.Image, image: Image.Image, centre: Point) -> None:
     y = round(centre[1] - image.height / 2)
     if base.mode == "RGBA":
         base.alpha_composite(image, (x, y))
+    elif base.mode == "RGB" and image.mode == "RGBA":
+        base.im.paste(image.im, (x, y, x + image.width, y + image.height), image.im)   # as base.paste(image, .., image)
     else:
         base.paste(image, (x, y), image)
+
+
+def put(base: Image.Image, tile: Image.Image, xy: tuple[int, int]) -> None:
+    """``base.paste(tile, xy)`` for a tile of ``base``'s mode, without the checks of Pillow's Python wrapper:
+    the same pixels, a few microseconds less per paste (boards paste a hundred or two tiles).
+
+    ``base`` must be an image of our own (``Image.new``, ``copy``), not one sharing a buffer.
+    """
+    if tile.mode != base.mode:
+        base.paste(tile, xy)
+        return
+    x, y = xy
+    base.im.paste(tile.im, (x, y, x + tile.width, y + tile.height))
 
 
 def build_palette(*samples: Image.Image, colours: int = 256) -> Image.Image:
@@ -285,7 +300,8 @@ def stored_palette(game: str) -> Image.Image:
 
 def palette_png(image: Image.Image, palette: Image.Image) -> bytes:
     """Encode ``image`` mapped onto the fixed ``palette`` (no dithering) as a PNG without metadata."""
-    mapped = image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+    rgb = image if image.mode == "RGB" else image.convert("RGB")      # (converting RGB to RGB copies it)
+    mapped = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     buf = io.BytesIO()
     mapped.save(buf, format="PNG", compress_level=PNG_LEVEL)
     return buf.getvalue()

@@ -67,6 +67,7 @@ from render.common import (
     mix,
     name_length,
     paste,
+    put,
     rounded_panel,
     sprite,
     stored_palette,
@@ -621,7 +622,10 @@ def text_width(text: str, size: int = TEXT, bold: bool = False, name: bool = Fal
     return _advances(text, size, bold, name)[1]
 
 
-@lru_cache(maxsize=192)
+LINES_KEPT = 64   # lines of text kept as tiles (30 KB each; at 192 they held 6 MB per render process after play)
+
+
+@lru_cache(maxsize=LINES_KEPT)
 def _line_tile(text: str, size: int, bold: bool, fill: RGB, bg: RGB, anchor: str,
                name: bool) -> tuple[Image.Image, int, int]:
     """A line of text set word by word from cached word tiles onto one opaque tile (pasted without a mask: the
@@ -848,7 +852,7 @@ def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | N
     half = RADIUS + 2
     for cell in NAMES:
         x, y = cell_centre(cell)
-        image.paste(_cell_tile(cell, kinds[cell]), (round(x) - half, round(y) - half))
+        put(image, _cell_tile(cell, kinds[cell]), (round(x) - half, round(y) - half))
     if placed is not None and colour_at[placed]:
         paste(image, _placed_ring(RADIUS), cell_centre(placed))
     if slide is not None:
@@ -870,7 +874,7 @@ def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | N
     lettered = {cell: colour_at[cell] is not None and not any(colour_at[c] for c in _ABOVE[cell]) for cell in NAMES}
     for cell in NAMES[:16]:
         x, y = above_centre(cell)
-        image.paste(_above_tile(colour_at[cell], lettered[cell]), (round(x) - half, round(y) - half))
+        put(image, _above_tile(colour_at[cell], lettered[cell]), (round(x) - half, round(y) - half))
     for cell in NAMES:
         k = CELLS[INDEX[cell]][0]
         centre = above_centre(cell)
@@ -898,13 +902,13 @@ def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | N
     plan = layout(state, last_turn, names, previous)
     box = _row_box(WIDTH - 2 * MARGIN - 12, ROW_H - 2)
     for seat in plan.active_rows:
-        image.paste(box, (round(WIDTH / 2 - box.width / 2), round(row_centre(seat) - box.height / 2)))
+        put(image, box, (round(WIDTH / 2 - box.width / 2), round(row_centre(seat) - box.height / 2)))
     for seat in range(players):
         paste(image, _icon(state.seat_colour(seat)), (ICON_X, row_centre(seat)))
 
     for t in plan.texts:      # cached opaque tiles, set word by word from cached words
         tile, ox, oy = _line_tile(t.text, t.size, t.bold, t.fill, t.bg, t.anchor, t.name)
-        image.paste(tile, (round(t.xy[0]) + ox, round(t.xy[1]) + oy))
+        put(image, tile, (round(t.xy[0]) + ox, round(t.xy[1]) + oy))
     for x, y in plan.badges:
         im, ox, oy = _winner_badge()
         image.paste(im, (round(x) + ox, round(y) + oy), im)
