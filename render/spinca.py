@@ -622,10 +622,7 @@ def text_width(text: str, size: int = TEXT, bold: bool = False, name: bool = Fal
     return _advances(text, size, bold, name)[1]
 
 
-LINES_KEPT = 64   # lines of text kept as tiles (30 KB each; at 192 they held 6 MB per render process after play)
-
-
-@lru_cache(maxsize=LINES_KEPT)
+@lru_cache(maxsize=192)
 def _line_tile(text: str, size: int, bold: bool, fill: RGB, bg: RGB, anchor: str,
                name: bool) -> tuple[Image.Image, int, int]:
     """A line of text set word by word from cached word tiles onto one opaque tile (pasted without a mask: the
