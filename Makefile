@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-dev
 LOCK   := $(PY) -m uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes --quiet \
           --custom-compile-command "make lock"
 
-.PHONY: run test play bench lint clean messages lock
+.PHONY: run test play bench lint clean messages lock mutate
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ play: $(BOT)           ## play in the terminal: make play GAME=tintas
 
 bench: $(STAMP)        ## print speed figures for every registered game
 	$(PY) bench/bench_games.py
+
+mutate: $(STAMP)       ## remove each critical guard (tools/guards.toml) in a copy of the tree: its tests must fail
+	$(PY) tools/mutate_guards.py $(MUTATE_ARGS)
 
 lint: $(STAMP)         ## ruff, the type checker over every package, and the layer contracts
 	$(PY) -m ruff check .

@@ -296,6 +296,8 @@ HELP_HOW_TO_START = N_("**How to start**\n"
                      "• `/<game> move` — play your turn (the autocomplete lists legal turns); "
                      "`/<game> rules` — the full rules\n"
                      "• `/matches` — your matches here; `/settings` — your notifications and the server's options\n"
+                     "• `/<game> analyze` — my best turns for a position code or a record; never for a rated match "
+                     "in progress nor a position within one turn of it (fair play)\n"
                      "The buttons below show each game's quick start.")
 HELP_GAME_TITLE = N_("{title} — quick start")
 HELP_GAME_FOOTER = N_("The image shows a start position. Start a match with /{key} challenge or /{key} vs-bot; "
@@ -402,6 +404,11 @@ RECORD_DOWNLOAD_FAILED = N_("I could not download that file from Discord; please
 RECORD_NOT_TEXT = N_("That file is not UTF-8 text, so it is no game record.")
 RECORD_UNKNOWN_GAME = N_("The record's Game tag names {game}, which is no game of this bot.")
 RECORD_LINE_TOO_LONG = N_("Line {line} of the record is longer than {limit:,} characters; no line of a record is.")
+RECORD_OVER_TURN_CAP = N_("The record has {turns:,} turns, but {game} ends in a draw after {cap:,} turns, so it "
+    "cannot be read.")
+RECORD_TOO_MANY_TURNS = N_("The record has more than {limit:,} turns; no record may have more. Nothing was read.")
+RECORD_TOO_MANY_LINES = N_("The record has {lines:,} lines; a record may have at most {limit:,}. Nothing was read.")
+RECORD_TOO_MANY_MOVES = N_("The record has {moves:,} moves; a record may have at most {limit:,}. Nothing was read.")
 RECORD_TAG_AFTER_TURNS = N_("Line {line} of the record is a header tag after the turns; tags come first.")
 RECORD_DUPLICATE_TAG = N_("Line {line} of the record repeats the {tag} tag.")
 RECORD_BAD_LINE = N_("Line {line} of the record is neither a tag like [Game \"Tintas\"] nor a turn like "
@@ -425,12 +432,11 @@ ANALYZE_TURN_NEEDS_RECORD = N_("turn: picks a position in an attached record; a 
 ANALYZE_CODE_TOO_LONG = N_("That code has {length:,} characters; no {game} position code is that long.")
 ANALYZE_BAD_CODE = N_("That is no {game} position code: {reason}")
 ANALYZE_BUSY = N_("The search did not finish in time; please try again in a moment.")
-ANALYZE_RATED_IN_PLAY = N_("That is the position of a rated match in progress: no analysis of it until the match "
-                           "has ended (hints are for casual matches).")
 ANALYSIS_TITLE = N_("{game} — analysis of {where}")
 ANALYSIS_WHERE_CODE = N_("a position code")
 ANALYSIS_WHERE_RECORD = N_("the position after turn {turn} of {source}")
-ANALYSIS_TO_MOVE = N_("**{seat}** is to move. My three best turns for {seat}:")
+# how many turns an analysis lists, as a word ('My two best turns'); larger numbers are written in digits
+ANALYSIS_COUNT_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five")}
 ANALYSIS_LINE = N_("{rank}. `{turn}` — {verdict}")
 ANALYSIS_VERDICT_WINS = N_("wins the game at once")
 ANALYSIS_VERDICT_LOSES = N_("ends the game, lost")
@@ -458,8 +464,11 @@ def analysis_verdict(value: float, final: bool) -> str:
 
 
 def analysis_text(seat: str, turns: list[tuple[str, float, bool]]) -> str:
-    """The best turns (notation, value, final), best first, with the legend."""
-    lines = [_(ANALYSIS_TO_MOVE).format(seat=seat)]
+    """The best turns (notation, value, final), best first, with the legend; the heading says how many."""
+    n = len(turns)
+    count = _(ANALYSIS_COUNT_WORDS[n]) if n in ANALYSIS_COUNT_WORDS else str(n)
+    lines = [ngettext("**{seat}** is to move. My best turn for {seat}:",
+                      "**{seat}** is to move. My {count} best turns for {seat}:", n).format(seat=seat, count=count)]
     lines += [_(ANALYSIS_LINE).format(rank=i, turn=turn, verdict=analysis_verdict(value, final))
               for i, (turn, value, final) in enumerate(turns, 1)]
     lines.append(f"*{_(ANALYSIS_LEGEND)}*")

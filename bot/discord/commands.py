@@ -8,7 +8,6 @@ players, a partner when it has teams, a variant choice when it has variants.
 from __future__ import annotations
 
 import inspect
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,11 +16,11 @@ import discord
 from discord import app_commands
 
 from bot import wording
-from bot.discord.cards import REPLAY_FILE, jump_url, resign_view, timestamp
+from bot.discord.cards import jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
 from bot.discord.records import add_analysis_commands
 from bot.discord.views import ChallengeToSelect
-from bot.i18n import N_, T, _, current, speaking
+from bot.i18n import N_, T, _, speaking
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -413,13 +412,7 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
         match_id = parse_match_id(match)
         if match_id is None:
             raise NotAllowed(T("Name the match to replay, like #12."))
-        found, frames = await bot.services.queries.turns(match_id, guild_id=interaction.guild_id or 0)
-        gif = await bot.renders.replay(found.row.game, frames, found.names, language=current())
-        await interaction.followup.send(
-            _("{caption} — {turns}.").format(caption=wording.board_caption(found),
-                                             turns=wording.count(len(frames) - 1, "turn")), ephemeral=True,
-            file=discord.File(io.BytesIO(gif), filename=REPLAY_FILE,
-                              description=_("Replay of {caption}").format(caption=wording.board_caption(found))))
+        await bot.poster.replay_reply(interaction, match_id)
 
 
 @app_commands.context_menu(name="Challenge to…")

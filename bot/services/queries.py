@@ -47,11 +47,22 @@ class Queries:
         return match
 
     async def in_server(self, match_id: int, guild_id: int, *, position: bool = True) -> Match:
-        """A match of this server (a match of another server is refused as if it did not exist)."""
-        match = await self.get(match_id, position=position)
-        if match.row.guild_id != guild_id:
+        """A match of this server. A match of another server gets the very answer a missing one gets, before its
+        position is read, so nobody learns another server's match numbers."""
+        match = await self._of_server(match_id, guild_id)
+        if match is None:
             raise NotFound(T("There is no match #{id} in this server.", id=match_id))
+        if position:
+            await self.attach_position(match)
         return match
+
+    async def _of_server(self, match_id: int, guild_id: int) -> Match | None:
+        """Match ``match_id`` without its position, or None when it is missing or of another server."""
+        try:
+            match = await self.get(match_id, position=False)
+        except NotFound:
+            return None
+        return match if match.row.guild_id == guild_id else None
 
     async def attach_position(self, match: Match) -> None:
         row = match.row
@@ -97,9 +108,10 @@ class Queries:
         """
         title = GAMES[game].title
         if match_id is not None:
-            match = await self.get(match_id)
-            if match.row.guild_id != guild_id or match.row.game != game:
+            match = await self._of_server(match_id, guild_id)   # missing or elsewhere: one answer
+            if match is None or match.row.game != game:
                 raise NotFound(T("There is no {game} match #{id} in this server.", game=title, id=match_id))
+            await self.attach_position(match)
             if watch and match.state is not None and match.participant(user_id) is None:
                 return match           # a spectator looks from anywhere; players act where the match lives
             if match.participant(user_id) is None:
