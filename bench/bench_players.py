@@ -6,7 +6,8 @@ with Discord replaced by the offline harness the tests use.
 Pairs of people play timed matches; each person, when it is their turn, waits a moment and sends /<game> move
 with a turn from the autocomplete, as a player would. For every move it measures the time from sending the
 command to the new board being posted in the channel, and prints p50 / p95 / max, the moves per second, and the
-peak resident memory of the bot's process (the render pool's workers are separate processes).
+memory (PSS) of the bot's whole process tree after play: its process and every worker it started
+(``bench_memory.py`` measures it against a git revision, over all five games).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import argparse
 import asyncio
 import os
 import random
-import resource
 import statistics
 import sys
 import tempfile
@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_memory import tree_pss  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.discord.client import GameBot  # noqa: E402
 from bot.services import Services  # noqa: E402
@@ -34,7 +35,7 @@ from tests.bot.discord_harness import FakeDiscord  # noqa: E402
 GUILD = 1000
 
 
-async def run(game: str, people: int, seconds: float) -> tuple[list[float], int]:
+async def run(game: str, people: int, seconds: float) -> tuple[list[float], dict]:
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(Path(tmp) / "bot.sqlite3")
         config = Config(token=None, database_path=Path(tmp) / "bot.sqlite3", dev_guild_id=None, log_level="WARNING")
@@ -72,8 +73,9 @@ async def run(game: str, people: int, seconds: float) -> tuple[list[float], int]
                     fake.sent.clear()
                     fake._attachments.clear()
             await asyncio.gather(*(player(u, channels[i // 2], random.Random(i)) for i, u in enumerate(users)))
+            memory = tree_pss()
             await bot.close()
-        return latencies, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        return latencies, memory
 
 
 def main() -> None:
@@ -82,12 +84,13 @@ def main() -> None:
     ap.add_argument("--people", type=int, default=16)
     ap.add_argument("--seconds", type=float, default=60)
     args = ap.parse_args()
-    latencies, rss = asyncio.run(run(args.game, args.people, args.seconds))
+    latencies, memory = asyncio.run(run(args.game, args.people, args.seconds))
     latencies.sort()
     p95 = latencies[max(0, int(len(latencies) * 0.95) - 1)]
     print(f"{os.cpu_count()} cores; {args.people} people, {args.game}, {args.seconds:.0f} s: {len(latencies)} moves "
           f"({len(latencies) / args.seconds:.1f}/s); move to board posted p50 {statistics.median(latencies):.0f} ms, "
-          f"p95 {p95:.0f} ms, max {latencies[-1]:.0f} ms; bot process peak RSS {rss} MB")
+          f"p95 {p95:.0f} ms, max {latencies[-1]:.0f} ms; PSS of the bot's process tree {memory['total']:.0f} MB "
+          f"({', '.join(memory['processes'])})")
 
 
 if __name__ == "__main__":

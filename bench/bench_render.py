@@ -4,7 +4,8 @@
 
 Two worker processes load the renderers (one from this tree, one from a worktree of ``--rev``); every
 position goes to both in turn, so the machine's noise hits both alike. Prints per game the median and p95
-render time (ms, including the PNG), the median PNG size and width, and the speed-up. Positions come from
+render time (ms, including the PNG), the median PNG size and width, the speed-up, and on how many positions
+this tree's PNG is larger than the other's (``larger``: 0 means no board grew). Positions come from
 seeded random games of the current engines, each with its last turn and the position before it.
 """
 
@@ -96,7 +97,7 @@ def main() -> None:
             new, old = worker(ROOT), worker(other)
             print(f"render ms (median / p95, PNG included), this tree against {args.rev}, same positions, one run")
             print(f"{'game':<10} {'old med':>8} {'old p95':>8} {'new med':>8} {'new p95':>8} {'speed-up':>9} "
-                  f"{'old KB':>7} {'new KB':>7} {'old px':>7} {'new px':>7}")
+                  f"{'old KB':>7} {'new KB':>7} {'old px':>7} {'new px':>7} {'larger':>7}")
             for key in args.games or list(GAMES):
                 jobs = positions(key, args.positions)
                 ask(new, jobs[0]), ask(old, jobs[0])          # warm both (fonts, caches, imports)
@@ -113,7 +114,8 @@ def main() -> None:
                       f"{p95(nm):>8.1f} {statistics.median(om) / statistics.median(nm):>8.1f}x "
                       f"{statistics.median(r['bytes'] for r in a) / 1024:>7.0f} "
                       f"{statistics.median(r['bytes'] for r in b) / 1024:>7.0f} "
-                      f"{a[0]['width']:>7} {b[0]['width']:>7}")
+                      f"{a[0]['width']:>7} {b[0]['width']:>7} "
+                      f"{sum(y['bytes'] > x['bytes'] for x, y in zip(a, b, strict=True)):>4}/{len(b)}")
             for proc in (new, old):
                 assert proc.stdin is not None
                 proc.stdin.close()

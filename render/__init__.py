@@ -1,7 +1,7 @@
 """Board images: state in, PNG bytes out. Pillow only; never imports discord.
 
 Each game has a module ``render/<game key>.py`` with ``draw(state, last_turn, names, previous) -> Image``
-and, for the fast path, ``palette(state) -> Image`` (its fixed palette, built once per variant);
+and, for the fast path, ``palette(state) -> Image`` (its fixed palette, ``render.common.stored_palette``);
 ``board_png`` finds it by the state's game key, so adding a game adds no code here.
 """
 

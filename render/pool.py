@@ -5,6 +5,12 @@ GIL and every turn waits for the others. Worker processes (started with "spawn":
 or sockets) draw in parallel, each keeping its own cached board layers and sprites, and the bot process
 holds no canvases. States are sent pickled (they pickle with their history). ``processes=0`` draws in a
 thread instead (tests, the terminal).
+
+A worker starts lean: it imports the renderers and reads their stored palettes, and builds a game's layers
+and sprites when it draws that game's first board (a few tenths of a second), so a game nobody plays costs
+no memory, and the first board after a start waits for no game but its own. Every cached layer is held once
+per worker, so the pool leaves a core to the AI workers (``CORES_FOR_THE_AI``); ``bench/bench_memory.py``
+measures the whole tree.
 """
 
 from __future__ import annotations
@@ -23,17 +29,52 @@ from render.texts import install
 Texts = Mapping[str, Mapping[str, str]]    # {language: {English template: translation}} (render.texts)
 
 
-def _warm(texts: Texts | None = None) -> None:
-    """Runs in each worker at start: take the translations of the board texts, import every renderer and
-    build its fixed palette and cached layers (a second or so per game), so no player's board pays for it."""
+CORES_FOR_THE_AI = 1    # cores the default pool leaves to the AI workers (it keeps at least one process)
+
+
+def default_processes() -> int:
+    """The pool's size unless the bot asks for one: a process per core but ``CORES_FOR_THE_AI``, at least one.
+    On 2 cores one render process draws 16 players' boards with time to spare, and each further one would hold
+    its own copy of every cached layer (tens of MB once all five games are played)."""
+    return max(1, (os.cpu_count() or 1) - CORES_FOR_THE_AI)
+
+
+MMAP_THRESHOLD = 128 * 1024    # bytes: glibc's own default, kept fixed (see _return_freed_buffers)
+_M_MMAP_THRESHOLD = -3         # mallopt's parameter number (malloc.h)
+
+
+def _return_freed_buffers() -> None:
+    """Let the C allocator give a freed image buffer back to the system (glibc only; elsewhere nothing).
+
+    glibc raises its mmap threshold to the size of every mmapped block freed, up to 32 MB, so after the
+    first board the canvases and layers (0.1-17 MB each) come from the heap, and a heap freed in the middle
+    stays with the process: most of a worker's memory after play was freed buffers. Fixing the threshold
+    maps each big buffer on its own and unmaps it when Pillow frees it.
+    """
+    import ctypes
+    import ctypes.util
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+        if libc is not None and hasattr(libc, "mallopt"):
+            libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    except OSError:
+        pass
+
+
+def _start(texts: Texts | None = None) -> None:
+    """Runs in each worker at start: take the translations of the board texts, import every renderer and read
+    its stored palette. Layers and sprites are built by each game's first board (see the module's docstring)."""
     import importlib
 
     from engines import GAMES
+    _return_freed_buffers()
     install(texts)
-    for key, game in GAMES.items():
-        importlib.import_module(f"render.{key}")
-        for variant in game.variants or (None,):
-            board_png(game.new(players=min(game.player_counts), seed=0, variant=variant))
+    for key in GAMES:
+        module = importlib.import_module(f"render.{key}")
+        palette = getattr(module, "palette", None)
+        if palette is not None:
+            palette(None)
 
 
 def _ready() -> int:
@@ -63,18 +104,18 @@ def _replay(game: str, frames: list, names: Sequence[str] | None, language: str,
 class RenderPool:
     def __init__(self, processes: int | None = None, texts: Texts | None = None):
         """``texts``: the translations of the board texts by language (``render.texts``), for every worker."""
-        count = (os.cpu_count() or 1) if processes is None else processes
+        count = default_processes() if processes is None else processes
         if not count:
             install(texts)          # drawn in threads of this process
         self._executor = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_warm, initargs=(texts,)) if count else None
-        self._started: list = []      # each worker's pid, once it has warmed up
+                                             initializer=_start, initargs=(texts,)) if count else None
+        self._started: list = []      # each worker's pid, once it has started
         self._closed = False
         if self._executor is not None:   # start every worker now (the pool would start them one by one, late)
             self._started = [self._executor.submit(_ready) for _ in range(count)]
 
     async def ready(self) -> None:
-        """Wait until every worker has started and built its caches."""
+        """Wait until every worker has started (imported the renderers, read their palettes)."""
         await asyncio.gather(*(asyncio.wrap_future(f) for f in self._started))
 
     def up(self) -> bool:

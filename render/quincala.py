@@ -52,6 +52,7 @@ from render.common import (
     paste,
     sprite,
     star,
+    stored_palette,
     winner_badge,
     winner_label,
     wrap_text,
@@ -967,7 +968,7 @@ def _sample_code(cells: dict[str, str], mover: str = "w", phase: str = "place", 
 
 
 @lru_cache(maxsize=1)
-def _palette() -> Image.Image:
+def sampled_palette() -> Image.Image:
     """Sample boards showing every element (and so drawing the static layers most boards use), plus a swatch
     of the named colours so each has its exact entry; one median cut over them all."""
     def turn(cells: dict[str, str], moves: list[str], immune: str = "-") -> Image.Image:
@@ -1017,5 +1018,5 @@ def _palette() -> Image.Image:
 
 
 def palette(state: QuincalaState) -> Image.Image:
-    """The fixed palette every Quincala board maps onto (built once from sample boards of every element)."""
-    return _palette()
+    """The fixed palette every Quincala board maps onto (stored from ``sampled_palette``)."""
+    return stored_palette("quincala")

@@ -48,6 +48,7 @@ from render.common import (
     name_length,
     paste,
     sprite,
+    stored_palette,
     winner_badge,
     winner_label,
     wrap_text,
@@ -374,7 +375,14 @@ def _foot(height: int, lang: str) -> Image.Image:
     return sprite(digits, (w, h)).convert("RGB")
 
 
-@lru_cache(maxsize=128)
+# Caches of things that vary from board to board keep the recent few: each render process holds its own, and
+# at the old sizes (128 columns, 64 rows) they held 15 MB after a minute of play, for a saving of a
+# millisecond or so per miss (bench/bench_memory.py, bench/bench_render.py).
+COLUMNS_KEPT = 32        # a hollow's stack (64 KB each)
+ROWS_KEPT = 16           # a player's row (128 KB each)
+
+
+@lru_cache(maxsize=COLUMNS_KEPT)
 def column(stack: str, ghost: str = "") -> Image.Image:
     """A hollow's inside on its colour: the stack bottom → top, the ghost of a piece collected from it, and
     the height under it (a FULL badge is pasted over it separately: it is wider)."""
@@ -406,8 +414,7 @@ def static_layer() -> Image.Image:
     return _static_layer(language())
 
 
-@lru_cache(maxsize=4)
-def _static_layer(lang: str) -> Image.Image:
+def _static_layer(lang: str) -> Image.Image:   # not cached: ``_tall_static`` (cached) holds it, boards crop that
     """The header band, the board, the eight empty capsules with their letters, the clockwise arrows, the
     title and the legends; every board starts as a copy of it."""
     s = STATIC_SCALE
@@ -766,7 +773,7 @@ def draw_players(image: Image.Image, d: ImageDraw.ImageDraw, state: RincalaState
         image.paste(player_row(names[seat], caps, seat == state.to_move, won, language()), (0, top + ROW_H * seat))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=ROWS_KEPT)
 def player_row(name: str, caps: str, to_move: bool, won: bool, lang: str = "en") -> Image.Image:
     """A player's row: the to-move triangle, the name (shortened to fit, never the rest of the row), the
     WINNER badge, the points, and the pieces collected (one piece per colour and how many)."""
@@ -800,12 +807,13 @@ BADGE_SIZE = 30
 
 # --- the fixed palette ------------------------------------------------------------------------------------
 def palette(state: RincalaState) -> Image.Image:
-    """The fixed palette every Rincala board maps onto (the same for 2 and 3 players)."""
-    return fixed_palette()
+    """The fixed palette every Rincala board maps onto (the same for 2 and 3 players), as stored from
+    ``sampled_palette``."""
+    return stored_palette("rincala")
 
 
 @lru_cache(maxsize=1)
-def fixed_palette() -> Image.Image:
+def sampled_palette() -> Image.Image:
     """A median cut over sample boards that show every colour a board can (all track colours, drops,
     ghosts, full stacks, the winner badge, the highlight), plus every ``EXACT`` colour unchanged.
 

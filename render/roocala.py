@@ -9,7 +9,7 @@ How it is drawn (the fast path of ``render.common``):
   is drawn once per variant (supersampled, then reduced) and cached; a board starts as a copy of it;
 * checker stacks, Rooks, rings, direction chevrons and badges are cached RGBA sprites pasted on top;
 * the few texts that change (names, scores, the status line) are drawn at their final size;
-* ``palette(state)`` is one fixed palette for every Roocala board, built once from sample boards.
+* ``palette(state)`` is one fixed palette for every Roocala board, stored from a median cut over sample boards.
 
 Every cell has the same slots, top to bottom: its coordinate (``label_box``), its contents (a stack and/or a
 Rook), and the badge slot of the last move (``badge_centre``: ``+k`` drops or a ``×k`` capture). Direction
@@ -45,6 +45,7 @@ from render.common import (
     name_length,
     paste,
     sprite,
+    stored_palette,
     winner_badge,
     winner_label,
     wrap_text,
@@ -605,7 +606,7 @@ def previous_note(fx: dict) -> str:
 # --- the fixed palette -----------------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _palette() -> Image.Image:
+def sampled_palette() -> Image.Image:
     """One palette for every Roocala board: median cut over sample boards of both variants that show every
     element (rings, chevrons, badges, the warning, the winner and draw badges), plus a swatch of the flat
     colours so none of them is merged away."""
@@ -641,5 +642,5 @@ def _palette() -> Image.Image:
 
 
 def palette(state: State) -> Image.Image:
-    """The fixed palette every Roocala board is mapped onto (built once, the same for both variants)."""
-    return _palette()
+    """The fixed palette every Roocala board is mapped onto (stored from ``sampled_palette``; both variants)."""
+    return stored_palette("roocala")

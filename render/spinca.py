@@ -67,8 +67,10 @@ from render.common import (
     mix,
     name_length,
     paste,
+    put,
     rounded_panel,
     sprite,
+    stored_palette,
     winner_badge,
     wrap_text,
 )
@@ -847,7 +849,7 @@ def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | N
     half = RADIUS + 2
     for cell in NAMES:
         x, y = cell_centre(cell)
-        image.paste(_cell_tile(cell, kinds[cell]), (round(x) - half, round(y) - half))
+        put(image, _cell_tile(cell, kinds[cell]), (round(x) - half, round(y) - half))
     if placed is not None and colour_at[placed]:
         paste(image, _placed_ring(RADIUS), cell_centre(placed))
     if slide is not None:
@@ -869,7 +871,7 @@ def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | N
     lettered = {cell: colour_at[cell] is not None and not any(colour_at[c] for c in _ABOVE[cell]) for cell in NAMES}
     for cell in NAMES[:16]:
         x, y = above_centre(cell)
-        image.paste(_above_tile(colour_at[cell], lettered[cell]), (round(x) - half, round(y) - half))
+        put(image, _above_tile(colour_at[cell], lettered[cell]), (round(x) - half, round(y) - half))
     for cell in NAMES:
         k = CELLS[INDEX[cell]][0]
         centre = above_centre(cell)
@@ -897,13 +899,13 @@ def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | N
     plan = layout(state, last_turn, names, previous)
     box = _row_box(WIDTH - 2 * MARGIN - 12, ROW_H - 2)
     for seat in plan.active_rows:
-        image.paste(box, (round(WIDTH / 2 - box.width / 2), round(row_centre(seat) - box.height / 2)))
+        put(image, box, (round(WIDTH / 2 - box.width / 2), round(row_centre(seat) - box.height / 2)))
     for seat in range(players):
         paste(image, _icon(state.seat_colour(seat)), (ICON_X, row_centre(seat)))
 
     for t in plan.texts:      # cached opaque tiles, set word by word from cached words
         tile, ox, oy = _line_tile(t.text, t.size, t.bold, t.fill, t.bg, t.anchor, t.name)
-        image.paste(tile, (round(t.xy[0]) + ox, round(t.xy[1]) + oy))
+        put(image, tile, (round(t.xy[0]) + ox, round(t.xy[1]) + oy))
     for x, y in plan.badges:
         im, ox, oy = _winner_badge()
         image.paste(im, (round(x) + ox, round(y) + oy), im)
@@ -1002,7 +1004,7 @@ def _warm() -> None:
 
 
 @lru_cache(maxsize=1)
-def _palette() -> Image.Image:
+def sampled_palette() -> Image.Image:
     """The key colours exactly (marbles, highlights, backgrounds, the winner badge: a median cut could merge
     the rare ones), then ``build_palette``'s median cut of sample boards for their anti-aliased edges. Always
     from English boards, whatever language the first board asked for: every language maps onto one palette."""
@@ -1018,5 +1020,6 @@ def _palette() -> Image.Image:
 
 
 def palette(state) -> Image.Image:
-    """The fixed palette of every Spinca board (the same for every player count), built at first use."""
-    return _palette()
+    """The fixed palette of every Spinca board (the same for every player count), stored from
+    ``sampled_palette``."""
+    return stored_palette("spinca")

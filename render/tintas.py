@@ -47,6 +47,7 @@ from render.common import (
     paste,
     sprite,
     star,
+    stored_palette,
     winner_badge,
     winner_label,
     wrap_text,
@@ -356,8 +357,7 @@ def _panel_tile(active: bool) -> Image.Image:
     return _opaque(_panel_sprite(active), BACKGROUND)
 
 
-@lru_cache(maxsize=4)
-def _panel_sprite(active: bool) -> Image.Image:
+def _panel_sprite(active: bool) -> Image.Image:       # only for _panel_tile (cached)
     """A holdings panel's frame: white with a thick dark outline for the player to move (or the winner)."""
     size = (PANEL_W, PANEL_H)
 
@@ -403,8 +403,7 @@ def _legend_tile(letter: str, n: int) -> Image.Image:
     return _opaque(image, BACKGROUND, (image.width, 40))
 
 
-@lru_cache(maxsize=64)
-def _legend_sprite(letter: str, n: int) -> Image.Image:
+def _legend_sprite(letter: str, n: int) -> Image.Image:   # only for _legend_tile (cached)
     """A small piece and the number of its colour left, for the 'On the board' corner."""
     piece_ = _piece_sprite(letter, 19, TEXT_SIZE, 2)
     image = Image.new("RGBA", (piece_.width + 30, piece_.height), (0, 0, 0, 0))
@@ -443,9 +442,9 @@ def badge_width(size: int = BADGE_SIZE) -> float:
 
 # --- The static layer ------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=1)
 def _board_layer() -> Image.Image:
-    """Background, wooden underlay, empty cells (supersampled once), then labels and column letters."""
+    """Background, wooden underlay, empty cells (supersampled), then labels and column letters. Not cached: it
+    only goes into ``_static_in`` (cached), and would hold 3 MB in every render process for a few rare uses."""
     top = round(BOARD_Y - 4 * HEX_H - 4)
     height = round(8 * HEX_H + 8)
     canvas = Image.new("RGB", (WIDTH * SCALE, height * SCALE), BACKGROUND)
@@ -803,7 +802,7 @@ def _warm() -> None:
 
 
 @lru_cache(maxsize=1)
-def _palette() -> Image.Image:
+def sampled_palette() -> Image.Image:
     _warm()
     boards = _sample_boards()
     sampled = build_palette(*boards, colours=256 - len(FLAT_COLOURS))
@@ -815,6 +814,6 @@ def _palette() -> Image.Image:
 
 
 def palette(state: State | None = None) -> Image.Image:
-    """The game's fixed PNG palette (a 'P' image), built once: a median cut over sample boards plus every
-    flat colour a board uses (pieces, ghosts, highlights, the winner badge) kept exact."""
-    return _palette()
+    """The game's fixed PNG palette (a 'P' image), as stored from ``sampled_palette``: a median cut over sample
+    boards plus every flat colour a board uses (pieces, ghosts, highlights, the winner badge) kept exact."""
+    return stored_palette("tintas")

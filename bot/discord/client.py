@@ -62,7 +62,7 @@ class GameBot(discord.Client):
         self.sync_commands = sync_commands
         self.run_background = run_background
         self.ai_processes = ai_processes          # 0: search in a thread (tests); else worker processes
-        self.render_processes = render_processes  # 0: draw in a thread (tests); None: one process per core
+        self.render_processes = render_processes  # 0: draw in a thread (tests); None: render.pool.default_processes()
         self._renders: RenderPool | None = None
         self.poster = Poster(self)
         self.locales = LocaleMemory()     # each user's Discord locale as last stored (DMs speak it)

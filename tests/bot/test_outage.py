@@ -16,7 +16,7 @@ from bot.health import PROBE_CACHE, HealthServer
 from bot.metrics import OutboxGauges
 from tests.bot.health_support import _REAL_CONNECT as REAL_CONNECT
 from tests.bot.health_support import allow_loopback, as_json, get, sample
-from tests.bot.support import make_bot
+from tests.bot.support import autocompleted_turn, make_bot
 from tests.conftest import ANN, BOB, CHANNEL, GUILD
 from tests.postgres_server import PostgresServer
 
@@ -114,7 +114,8 @@ async def test_readiness_metrics_and_autocomplete_through_a_database_outage(serv
             assert status == 200 and sample(text, "boardgames_metrics_stale") == 0
             choices = await fake.autocomplete(mover, "tintas move", "move", move="")
             assert len(choices) > 1 and choices[0]["value"] != ""                     # legal turns again
-            await fake.slash(mover, "tintas move", move=choices[0]["value"])            # and the bot plays on
+            turn = await autocompleted_turn(fake, mover, "tintas move")
+            await fake.slash(mover, "tintas move", move=turn)                             # and the bot plays on
             assert (await bot.services.queries.get(match.id)).ply == 1
             await until(lambda: _true(bool(woken)), "the listener to connect again")
     finally:
