@@ -10,8 +10,12 @@ thread instead (tests, the terminal).
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -20,11 +24,43 @@ from render import board_png
 from render.texts import install
 
 Texts = Mapping[str, Mapping[str, str]]    # {language: {English template: translation}} (render.texts)
+PR_SET_PDEATHSIG = 1   # prctl(2): the signal this process gets when the thread that created it ends
+
+
+def end_with_parent() -> None:
+    """Make this worker process end when its parent does, however the parent ends (SIGKILL included): on Linux
+    by the kernel (``kill_with_parent``), everywhere by a watchdog thread that waits for the end of the pipe
+    multiprocessing keeps from the parent (``parent_process().join()`` returns at its EOF, when the parent is
+    gone) and then exits. The same functions live in ``ai.pool`` (the layer rules keep ``ai`` and ``render`` apart).
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.pid is None:    # not a multiprocessing child: nothing to follow
+        return
+    kill_with_parent(parent.pid)
+    threading.Thread(target=_exit_after, args=(parent,), name="end-with-parent", daemon=True).start()
+
+
+def kill_with_parent(parent_pid: int) -> None:
+    """Linux: have the kernel send SIGKILL to this process when its parent dies (``PR_SET_PDEATHSIG``; strictly,
+    when the parent's thread that started it ends: the pools start their workers when created, from threads
+    that live as long as the bot). If the parent died before that took effect, this process has been
+    re-parented already: it exits at once."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent_pid:      # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _exit_after(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()
+    os._exit(1)
 
 
 def _warm(texts: Texts | None = None) -> None:
     """Runs in each worker at start: take the translations of the board texts, import every renderer and
     build its fixed palette and cached layers (a second or so per game), so no player's board pays for it."""
+    end_with_parent()
     import importlib
 
     from engines import GAMES
