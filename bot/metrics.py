@@ -39,6 +39,9 @@ SCHEDULER_LAG = Histogram("boardgames_scheduler_lag_seconds", "How late the sche
                           "deadline, reminder or expiry of a pass", buckets=LAG_BUCKETS, registry=REGISTRY)
 AI_QUEUE = Gauge("boardgames_ai_queue", "Bot searches of this process waiting for or running in the AI pool",
                  registry=REGISTRY)
+AI_FALLBACKS = Counter("boardgames_ai_fallbacks", "AI searches (kind: turn, analysis) that did not run at their "
+                       "level's full effort (reason: safety_net, worker_lost, hung)", ["kind", "reason"],
+                       registry=REGISTRY)
 
 Clock = Callable[[], datetime]
 
