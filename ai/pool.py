@@ -61,15 +61,14 @@ class WorkerLost(Exception):
 
 def end_with_parent() -> None:
     """Make this worker process end when its parent does, however the parent ends (SIGKILL included): on Linux
-    by the kernel (``kill_with_parent``), everywhere by a watchdog thread that waits for the end of the pipe
-    multiprocessing keeps from the parent (``parent_process().join()`` returns at its EOF, when the parent is
-    gone) and then exits. The same functions live in ``render.pool`` (the layer rules keep ``ai`` and ``render`` apart).
+    by the kernel (``kill_with_parent``), everywhere by a watchdog thread (``exit_with_parent``). The same
+    functions live in ``render.pool`` (the layer rules keep ``ai`` and ``render`` apart).
     """
     parent = multiprocessing.parent_process()
     if parent is None or parent.pid is None:    # not a multiprocessing child: nothing to follow
         return
     kill_with_parent(parent.pid)
-    threading.Thread(target=_exit_after, args=(parent,), name="end-with-parent", daemon=True).start()
+    exit_with_parent(parent)
 
 
 def kill_with_parent(parent_pid: int) -> None:
@@ -84,9 +83,15 @@ def kill_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
-def _exit_after(parent: multiprocessing.process.BaseProcess) -> None:
-    parent.join()
-    os._exit(1)
+def exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
+    """A watchdog thread that ends this process once ``parent`` is gone: ``parent.join()`` returns at EOF of the
+    pipe multiprocessing keeps from the parent, that is, when the parent has ended."""
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 class _SlotToken:
@@ -177,16 +182,15 @@ class AIPool:
             executor = self._executor
         try:
             future = executor.submit(functools.partial(fn, *args, slot))
-        except BrokenProcessPool:
-            self._release(match_id, slot)
-            self._restart(executor)
-            raise WorkerLost("the AI worker processes died") from None
+        except BrokenProcessPool as broken:   # a worker died before this call: fail it like one it was running
+            future = Future()
+            future.set_exception(broken)
         future.add_done_callback(lambda _: self._release(match_id, slot))
         try:
             return await self._wait(future, slot, time_budget + self._margin)
         except BrokenProcessPool:
             self._restart(executor)
-            raise WorkerLost("an AI worker process died during the search") from None
+            raise WorkerLost("an AI worker process died") from None
         except BaseException:
             self._flags[slot] = 1   # hung, or the awaiting task was cancelled: stop the worker's search
             raise

@@ -35,7 +35,7 @@ LEVELS = (1, 2, 3, 4, 5)
 # (``bench/bench_ai.py --turn-times`` prints the figures per game and level), far below ``SAFETY_NET``.
 LEVEL_ITERATIONS: dict[int, int] = {1: 30, 2: 150, 3: 500, 4: 1000, 5: 1500}
 
-SAFETY_NET = 30.0           # seconds: the default time budget, only there to end a search that something slowed
+SAFETY_NET = 60.0           # seconds: the default time budget, only there to end a search that something slowed
                             # down beyond reason (a normal level-5 turn takes about a tenth of it)
 PRIOR_VISITS = 2            # virtual visits that carry the evaluation of a freshly generated move
 CHECK_EVERY = 32            # iterations between two looks at the cancel token (it may be a cross-process proxy)

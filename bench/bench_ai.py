@@ -5,6 +5,7 @@
                              [--pairs 5-0,5-1]
     python bench/bench_ai.py --summary [--record FILE]
     python bench/bench_ai.py --speed [--seconds 3]
+    python bench/bench_ai.py --turn-times [--games-list rincala] [--levels 1,5] [--positions 12]
 
 Strength: per game, plays the top level against a uniformly random player, the top level against level 1 and
 each level against the one below, seats alternating between games, and prints each pairing's win rate with its
@@ -19,6 +20,12 @@ settings, so a long run can be stopped and resumed, and ``--summary`` prints the
 
 Speed: per game and player count, random playouts (complete games) per second and atomic plies per second,
 plus MCTS iterations per second of a level-5 search from the start position.
+
+Turn times: per game and level, the seconds one whole bot turn takes at the level's fixed effort (p50, p90, max
+over ``--positions`` positions met along two-player games that level 1 plays against itself, from the opening to
+the end), the iterations it searched, and how often the safety net (``ai.search.SAFETY_NET``) stopped it; the row
+``A`` is an analysis (``ai.search.analyse``, the bot's best effort without early stop). One process, one core:
+wall-clock seconds (what a player waits on this machine now) and CPU seconds (what a quiet core would take).
 """
 
 from __future__ import annotations
@@ -32,11 +39,12 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ai.search import LEVELS, choose_turn, iterations_for  # noqa: E402
+from ai.search import LEVELS, SAFETY_NET, Analysis, TurnChoice, analyse, choose_turn, iterations_for, search_turn  # noqa: E402
 from engines import GAMES, State  # noqa: E402
 
 RANDOM = 0   # the uniformly random player in a pairing
@@ -211,9 +219,63 @@ def run_speed(args) -> None:
                       f"{plies / n:6.0f} {its:8.0f}", flush=True)
 
 
+def sample_positions(key: str, count: int, seed: int) -> list[State]:
+    """``count`` positions spread over two-player games that level 1 plays against itself (never a finished one)."""
+    game = GAMES[key]
+    variant = game.variants[0] if game.variants else None
+    games: list[list[State]] = []
+    total = 0
+    while total < 2 * count:          # whole games until there are enough positions to spread
+        state = game.new(players=2, seed=seed + len(games), variant=variant)
+        line = []
+        turns = 0
+        while not state.is_over and (game.turn_cap is None or turns < game.turn_cap):
+            line.append(state)
+            seat = state.to_move
+            for move in choose_turn(state, level=1, seed=seed + len(line), iterations=iterations_for(key, 1)):
+                state = state.play(move)
+            turns += state.to_move != seat
+        games.append(line)
+        total += len(line)
+    flat = [s for line in games for s in line]
+    return [flat[i * len(flat) // count] for i in range(count)]
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_turn_times(args) -> None:
+    levels = [int(x) for x in args.levels.split(",")]
+    print(f"# {platform.node()} {platform.python_version()} cpus={os.cpu_count()} load={os.getloadavg()[0]:.1f} "
+          f"one core; {args.positions} positions per game; safety net {SAFETY_NET:.0f} s", flush=True)
+    print(f"{'game':10} {'level':>5} {'iters':>6} {'n':>3} {'p50 s':>7} {'p90 s':>7} {'max s':>7} {'cpu p50':>7} "
+          f"{'cpu max':>7} {'it p50':>7} {'net':>4}", flush=True)
+    for key in args.games_list.split(","):
+        positions = sample_positions(key, args.positions, seed=7)
+        for level in [*levels, 0]:             # 0: the analysis
+            seconds, cpu, iterations, hits = [], [], [], 0
+            for i, state in enumerate(positions):
+                start, start_cpu = time.perf_counter(), time.process_time()
+                found: TurnChoice | Analysis = (search_turn(state, level=level, seed=i) if level
+                                                 else analyse(state, seed=i))
+                seconds.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
+                iterations.append(found.iterations)
+                hits += found.out_of_time
+            effort = iterations_for(key, level or 5)
+            print(f"{key:10} {level or 'A':>5} {effort:6} {len(seconds):3} {quantile(seconds, 0.5):7.2f} "
+                  f"{quantile(seconds, 0.9):7.2f} {max(seconds):7.2f} {quantile(cpu, 0.5):7.2f} {max(cpu):7.2f} "
+                  f"{quantile(iterations, 0.5):7.0f} {hits:4}",
+                  flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--speed", action="store_true", help="measure playouts per second instead")
+    parser.add_argument("--turn-times", action="store_true", help="measure the seconds of a bot turn per level")
+    parser.add_argument("--positions", type=int, default=12, help="--turn-times: positions per game")
     parser.add_argument("--seconds", type=float, default=3.0, help="--speed: seconds per game")
     parser.add_argument("--games-list", default=",".join(GAMES), help="comma-separated game keys")
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
@@ -228,6 +290,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.speed:
         run_speed(args)
+    elif args.turn_times:
+        run_turn_times(args)
     elif args.summary:
         run_summary(args)
     else:

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 TIME_BUDGET = SAFETY_NET       # seconds a bot turn's search may run, a safety net (its level's effort ends it sooner)
 ANALYSIS_BUDGET = SAFETY_NET   # the same for an analysis or a hint (Discord waits 15 minutes after a defer)
 FALLBACK_LEVEL = 1             # the quick turn the bot plays when its search came back with nothing
-FALLBACK_BUDGET = 0.5          # seconds that quick turn may search
+FALLBACK_BUDGET = 5.0          # seconds that quick turn may search, a safety net (it needs a few milliseconds)
 ANALYSIS_TOP = 3               # how many best turns an analysis shows
 
 

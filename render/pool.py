@@ -29,15 +29,14 @@ PR_SET_PDEATHSIG = 1   # prctl(2): the signal this process gets when the thread 
 
 def end_with_parent() -> None:
     """Make this worker process end when its parent does, however the parent ends (SIGKILL included): on Linux
-    by the kernel (``kill_with_parent``), everywhere by a watchdog thread that waits for the end of the pipe
-    multiprocessing keeps from the parent (``parent_process().join()`` returns at its EOF, when the parent is
-    gone) and then exits. The same functions live in ``ai.pool`` (the layer rules keep ``ai`` and ``render`` apart).
+    by the kernel (``kill_with_parent``), everywhere by a watchdog thread (``exit_with_parent``). The same
+    functions live in ``ai.pool`` (the layer rules keep ``ai`` and ``render`` apart).
     """
     parent = multiprocessing.parent_process()
     if parent is None or parent.pid is None:    # not a multiprocessing child: nothing to follow
         return
     kill_with_parent(parent.pid)
-    threading.Thread(target=_exit_after, args=(parent,), name="end-with-parent", daemon=True).start()
+    exit_with_parent(parent)
 
 
 def kill_with_parent(parent_pid: int) -> None:
@@ -52,9 +51,15 @@ def kill_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
-def _exit_after(parent: multiprocessing.process.BaseProcess) -> None:
-    parent.join()
-    os._exit(1)
+def exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
+    """A watchdog thread that ends this process once ``parent`` is gone: ``parent.join()`` returns at EOF of the
+    pipe multiprocessing keeps from the parent, that is, when the parent has ended."""
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def _warm(texts: Texts | None = None) -> None:

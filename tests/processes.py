@@ -12,14 +12,25 @@ from pathlib import Path
 PROC = Path("/proc")
 
 
-def _stat(pid: int) -> tuple[str, int, int] | None:
-    """(state, parent pid, start time in clock ticks) of ``pid``, or None when it does not exist."""
+def _fields(pid: int) -> list[str] | None:
+    """The fields of ``/proc/<pid>/stat`` from the third (the state) on, or None when there is no such process."""
     try:
         text = (PROC / str(pid) / "stat").read_text()
     except (FileNotFoundError, ProcessLookupError):
         return None
-    fields = text[text.rindex(")") + 2:].split()   # after "pid (command) "; the command may hold spaces
-    return fields[0], int(fields[1]), int(fields[19])
+    return text[text.rindex(")") + 2:].split()   # after "pid (command) "; the command may hold spaces
+
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """(state, parent pid, start time in clock ticks) of ``pid``, or None when it does not exist."""
+    fields = _fields(pid)
+    return None if fields is None else (fields[0], int(fields[1]), int(fields[19]))
+
+
+def cpu_ticks(pid: int) -> int:
+    """The CPU time ``pid`` has used so far (user and system, clock ticks); 0 when it is gone."""
+    fields = _fields(pid)
+    return 0 if fields is None else int(fields[11]) + int(fields[12])
 
 
 def descendants(root: int) -> dict[int, int]:
