@@ -198,14 +198,16 @@ class AIPool:
     async def _wait(self, future: Future[Any], slot: int, limit: float) -> Any:
         """The call's result; no limit while it is queued, ``limit`` seconds once its worker started it."""
         waiting = asyncio.wrap_future(future)
-        while True:
-            done, _ = await asyncio.wait({waiting}, timeout=HANG_POLL)
-            if done:
-                return waiting.result()
-            started = self._started[slot]
-            if started and time.monotonic() - started > limit:
-                waiting.cancel()
-                raise TimeoutError(f"an AI search ran {limit:.0f} s without finishing")
+        try:
+            while True:
+                done, _ = await asyncio.wait({waiting}, timeout=HANG_POLL)
+                if done:
+                    return waiting.result()
+                started = self._started[slot]
+                if started and time.monotonic() - started > limit:
+                    raise TimeoutError(f"an AI search ran {limit:.0f} s without finishing")
+        finally:
+            waiting.cancel()    # no longer awaited (hung, cancelled): a call still queued never starts
 
     def _restart(self, broken: ProcessPoolExecutor) -> None:
         """Replace ``broken`` (a worker died: the executor refuses all work) with fresh workers, once."""

@@ -3,7 +3,8 @@
     python bench/bench_ai.py [--games-list tintas,spinca] [--games 200] [--levels 1,2,3,4,5]
                              [--time-budget 2.0] [--effort-scale 1.0] [--workers 2] [--players 2]
                              [--pairs 5-0,5-1]
-    python bench/bench_ai.py --summary [--record FILE]
+    python bench/bench_ai.py --sprt --pairs 2-1,3-2,4-3,5-4 --games 40 --workers 1 [--games-list tintas]
+    python bench/bench_ai.py --summary [--sprt] [--record FILE]
     python bench/bench_ai.py --speed [--seconds 3]
     python bench/bench_ai.py --turn-times [--games-list rincala] [--levels 1,5] [--positions 12]
 
@@ -13,6 +14,11 @@ counts (a shared win or a draw counts half). A game reaching its game's ``turn_c
 draw, as the bot rules it; the engines have no cap, so this script counts the turns (changes of the seat to move).
 ``--effort-scale`` multiplies every level's iteration count (a reduced run); ``--time-budget`` is the per-turn
 safety cap of the search.
+
+``--sprt``: a sequential test per pairing instead of a fixed number of games: games are played ``--workers`` at a
+time until the log-likelihood ratio of "the first level scores SPRT_SCORES[1]" against "it scores SPRT_SCORES[0]"
+crosses a bound for error rates SPRT_ERRORS (or ``--games`` are played); each row then states the LLR, its
+bounds, the verdict so far and a 95 % interval of the score.
 
 Every finished game is appended to ``--record`` (JSON lines) with a fingerprint of the code that played it (the
 search, the game's policy and its engine). A run skips the games the record already holds for the same code and
@@ -33,6 +39,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import multiprocessing
 import os
 import platform
@@ -48,6 +55,9 @@ from ai.search import LEVELS, SAFETY_NET, Analysis, TurnChoice, analyse, choose_
 from engines import GAMES, State  # noqa: E402
 
 RANDOM = 0   # the uniformly random player in a pairing
+SPRT_SCORES = (0.5, 0.6)   # --sprt: H0, the first level is no stronger; H1, it scores 60 % (about +70 Elo)
+SPRT_ERRORS = 0.05         # --sprt: alpha = beta, the chances of either wrong verdict
+Z95 = 1.96                 # a 95 % interval of a score
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_RECORD = ROOT / "bench" / "results" / "ai_strength.jsonl"
 
@@ -132,6 +142,41 @@ def print_row(key: str, a: int, b: int, rows: list[dict], seconds: float, note: 
           f"{turns:6.0f} {seconds:7.0f}s{note}", flush=True)
 
 
+def sprt_llr(scores: list[float]) -> float:
+    """The log-likelihood ratio of H1 against H0 (``SPRT_SCORES``), normal approximation of the per-game score
+    (draws count half). A virtual win and loss are added, so a few games of one result do not decide alone."""
+    padded = [*scores, 0.0, 1.0]
+    n = len(padded)
+    mean = sum(padded) / n
+    variance = sum((x - mean) ** 2 for x in padded) / n
+    s0, s1 = SPRT_SCORES
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+
+def sprt_bounds() -> tuple[float, float]:
+    return math.log(SPRT_ERRORS / (1 - SPRT_ERRORS)), math.log((1 - SPRT_ERRORS) / SPRT_ERRORS)
+
+
+def sprt_verdict(scores: list[float]) -> str | None:
+    """"stronger" (H1 accepted), "not stronger" (H0 accepted), or None while undecided."""
+    llr = sprt_llr(scores)
+    lower, upper = sprt_bounds()
+    return "stronger" if llr >= upper else "not stronger" if llr <= lower else None
+
+
+def sprt_note(rows: list[dict]) -> str:
+    scores = [r["score"] for r in rows]
+    if not scores:
+        return ""
+    n, p = len(scores), sum(scores) / len(scores)
+    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)                 # Wilson's interval
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+    lower, upper = sprt_bounds()
+    verdict = sprt_verdict(scores) or "undecided"
+    return (f"  SPRT llr {sprt_llr(scores):+.2f} in ({lower:.2f}, {upper:.2f}): {verdict}; "
+            f"score 95% CI {max(0.0, centre - half):.0%}-{min(1.0, centre + half):.0%}")
+
+
 def pairings(levels: list[int]) -> list[tuple[int, int]]:
     top = max(levels)
     out = [(top, RANDOM), (top, min(levels))]
@@ -166,12 +211,14 @@ def run_strength(args) -> None:
                 done = {r["index"] for r in rows}
                 tasks = [(key, players, a, b, i, args.time_budget, args.effort_scale)
                          for i in range(args.games) if i not in done]
-                for row in pool.imap_unordered(play_game, tasks, chunksize=1):
-                    row["code"] = code
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
-                    rows.append(row)
-                print_row(key, a, b, rows, sum(r["seconds"] for r in rows))
+                while tasks and not (args.sprt and sprt_verdict([r["score"] for r in rows])):
+                    batch, tasks = (tasks[:args.workers], tasks[args.workers:]) if args.sprt else (tasks, [])
+                    for row in pool.imap_unordered(play_game, batch, chunksize=1):
+                        row["code"] = code
+                        out.write(json.dumps(row) + "\n")
+                        out.flush()
+                        rows.append(row)
+                print_row(key, a, b, rows, sum(r["seconds"] for r in rows), sprt_note(rows) if args.sprt else "")
 
 
 def run_summary(args) -> None:
@@ -186,7 +233,8 @@ def run_summary(args) -> None:
     for key, players, budget, scale, a, b in settings:
         group = [r for r in rows if (r["game"], r["players"], r["time_budget"], r["effort_scale"], r["a"], r["b"])
                  == (key, players, budget, scale, a, b)]
-        print_row(key, a, b, group, sum(r["seconds"] for r in group), f"  {players}p/{budget}s/x{scale}")
+        print_row(key, a, b, group, sum(r["seconds"] for r in group),
+                  f"  {players}p/{budget}s/x{scale}" + (sprt_note(group) if args.sprt else ""))
 
 
 def run_speed(args) -> None:
@@ -280,7 +328,8 @@ def main() -> None:
     parser.add_argument("--games-list", default=",".join(GAMES), help="comma-separated game keys")
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)), help="levels to compare, e.g. 1,3,5")
-    parser.add_argument("--time-budget", type=float, default=2.0, help="per-turn safety cap (seconds)")
+    parser.add_argument("--time-budget", type=float, default=SAFETY_NET, help="per-turn safety net (seconds)")
+    parser.add_argument("--sprt", action="store_true", help="a sequential test per pairing (see above)")
     parser.add_argument("--pairs", default="", help="only these pairings, e.g. 5-0,5-1,2-1 (0 = random)")
     parser.add_argument("--effort-scale", type=float, default=1.0, help="multiply every level's iterations")
     parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
