@@ -80,7 +80,12 @@ def kill_with_parent(parent_pid: int) -> None:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     if os.getppid() != parent_pid:      # the parent died before prctl took effect
-        os._exit(1)
+        _exit_now()
+
+
+def _exit_now() -> None:
+    """End this process at once, without clean-up: its parent is gone, nothing waits for its answers."""
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
@@ -89,7 +94,7 @@ def exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
 
     def watch() -> None:
         parent.join()
-        os._exit(1)
+        _exit_now()
 
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
