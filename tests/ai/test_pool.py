@@ -19,7 +19,7 @@ from ai.pool import MAX_WORKERS, AIPool, SearchCancelled, WorkerLost, default_wo
 from ai.search import SAFETY_NET, search_turn
 from engines import GAMES
 from tests.ai.test_search import random_position
-from tests.processes import cpu_ticks, descendants
+from tests.processes import command, cpu_ticks, descendants
 
 HANG = 60.0          # seconds: a hang detector for the waits below, not a speed requirement
 
@@ -37,8 +37,9 @@ def busy_host() -> Iterator[None]:
 
 
 def pool_workers(before: set[int]) -> list[int]:
-    """The worker processes this test process started since ``before`` (its children then)."""
-    return [pid for pid in descendants(os.getpid()) if pid not in before]
+    """The worker processes this test process started since ``before`` (its children then), not counting
+    multiprocessing's resource tracker (started with the first pool)."""
+    return [pid for pid in descendants(os.getpid()) if pid not in before and "multiprocessing.spawn" in command(pid)]
 
 
 def test_the_pool_takes_a_core_each_up_to_its_cap():
