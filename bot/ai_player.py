@@ -31,6 +31,12 @@ ANALYSIS_BUDGET = SAFETY_NET   # the same for an analysis or a hint (Discord wai
 FALLBACK_LEVEL = 1             # the quick turn the bot plays when its search came back with nothing
 FALLBACK_BUDGET = 5.0          # seconds that quick turn may search, a safety net (it needs a few milliseconds)
 ANALYSIS_TOP = 3               # how many best turns an analysis shows
+FALLBACK_KINDS = ("turn", "analysis")
+FALLBACK_REASONS = ("safety_net", "worker_lost", "hung")
+
+for _kind in FALLBACK_KINDS:           # /metrics shows every count from the start, at 0
+    for _reason in FALLBACK_REASONS:
+        AI_FALLBACKS.labels(kind=_kind, reason=_reason)
 
 
 def turn_seed(match_seed: int, ply: int) -> int:

@@ -72,6 +72,7 @@ async def test_sigterm_stops_the_bot_cleanly_and_promptly(tmp_path):
         assert status == 200, body
         metrics = fetch(port, "/metrics")[1]
         assert (sample(metrics, "boardgames_turns_total", game="tintas") or 0) >= 1
+        assert sample(metrics, "boardgames_ai_fallbacks_total", kind="turn", reason="safety_net") == 0
 
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=HANG)
