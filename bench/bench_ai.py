@@ -51,6 +51,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ai.pool import end_with_parent  # noqa: E402
 from ai.search import LEVELS, SAFETY_NET, Analysis, TurnChoice, analyse, choose_turn, iterations_for, search_turn  # noqa: E402
 from engines import GAMES, State  # noqa: E402
 
@@ -129,7 +130,12 @@ def read_record(path: Path) -> list[dict]:
         return []
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     current = {key: code_fingerprint(key) for key in GAMES}
-    return [row for row in rows if row.get("code") == current.get(row.get("game"))]
+    kept: dict[tuple, dict] = {}      # one row per game: two runs at once may both have played it (same result)
+    for row in rows:
+        if row.get("code") == current.get(row.get("game")):
+            kept.setdefault((row["game"], row["players"], row["a"], row["b"], row["index"], row["time_budget"],
+                             row["effort_scale"]), row)
+    return list(kept.values())
 
 
 def print_row(key: str, a: int, b: int, rows: list[dict], seconds: float, note: str = "") -> None:
@@ -202,7 +208,7 @@ def run_strength(args) -> None:
           f"{'time':>8}", flush=True)
     record_path.parent.mkdir(parents=True, exist_ok=True)
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(args.workers) as pool, record_path.open("a") as out:
+    with ctx.Pool(args.workers, initializer=end_with_parent) as pool, record_path.open("a") as out:
         for key in args.games_list.split(","):
             players = args.players if args.players in GAMES[key].player_counts else 2
             code = code_fingerprint(key)
