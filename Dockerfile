@@ -3,7 +3,8 @@
 #   docker run -d --name boardgames -e DISCORD_TOKEN=... -v boardgames-data:/data boardgames-bot
 #   docker run -it --rm boardgames-bot play tintas        # any other entry point: python -m bot <command> …
 # Several processes over PostgreSQL: docker-compose.yml.
-FROM python:3.11-slim
+# Pinned: the Python release and the Debian release it is built on (bump both on purpose, then rebuild).
+FROM python:3.11.14-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -11,14 +12,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HEALTH_PORT=8080
 
 WORKDIR /app
-# The dependencies first, from pyproject.toml alone (with empty packages), so a code change reuses this layer.
-COPY pyproject.toml README.md ./
-RUN mkdir -p engines render bot ai \
-    && touch engines/__init__.py render/__init__.py bot/__init__.py ai/__init__.py \
-    && pip install --no-cache-dir . \
-    && pip uninstall -y boardgames-bot \
-    && rm -rf engines render bot ai build *.egg-info
+# The dependencies first, the locked versions the bot needs (no developer tools), checked against their hashes,
+# so a code change reuses this layer.
+COPY requirements/bot.txt ./requirements/bot.txt
+RUN pip install --no-cache-dir --require-hashes -r requirements/bot.txt
 # Then the code, without touching the dependencies.
+COPY pyproject.toml README.md ./
 COPY engines ./engines
 COPY render ./render
 COPY bot ./bot

@@ -1,28 +1,44 @@
-# Everything runs from a virtual environment that these targets create and keep in sync with pyproject.toml.
+# Everything runs from a virtual environment that these targets create and keep in sync with the locked
+# versions in requirements/ (made from pyproject.toml by `make lock`): `make run` installs only what the bot
+# needs (requirements/bot.txt), the other targets the developer tools too (requirements/dev.txt).
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+BOT    := $(VENV)/.installed-bot
+STAMP  := $(VENV)/.installed-dev
+LOCK   := $(PY) -m uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes --quiet \
+          --custom-compile-command "make lock"
 
-.PHONY: run test play bench lint clean messages
+.PHONY: run test play bench lint clean messages lock mutate
 
-$(STAMP): pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
-	touch $(STAMP)
 
-run: $(STAMP)          ## run the Discord bot (token from .env or the environment)
+$(BOT): requirements/bot.txt pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/bot.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $(BOT)
+
+$(STAMP): requirements/dev.txt pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $(BOT) $(STAMP)
+
+run: $(BOT)            ## run the Discord bot (token from .env or the environment)
 	$(PY) -m bot
 
 test: $(STAMP)         ## run the whole test suite (engines and their contract, renderers, storage, commands, crashes)
 	$(PY) -m pytest
 
-play: $(STAMP)         ## play in the terminal: make play GAME=tintas
+play: $(BOT)           ## play in the terminal: make play GAME=tintas
 	$(PY) -m bot play $(or $(GAME),tintas)
 
 bench: $(STAMP)        ## print speed figures for every registered game
 	$(PY) bench/bench_games.py
+
+mutate: $(STAMP)       ## remove each critical guard (tools/guards.toml) in a copy of the tree: its tests must fail
+	$(PY) tools/mutate_guards.py $(MUTATE_ARGS)
 
 lint: $(STAMP)         ## ruff, the type checker over every package, and the layer contracts
 	$(PY) -m ruff check .
@@ -31,6 +47,10 @@ lint: $(STAMP)         ## ruff, the type checker over every package, and the lay
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+
+lock: $(STAMP)         ## re-lock requirements/*.txt after a change of pyproject.toml's dependencies
+	$(LOCK) -o requirements/bot.txt
+	$(LOCK) --extra dev -o requirements/dev.txt
 
 messages: $(STAMP)     ## extract every player-facing text (code, command tree, game summaries) and update bot/locale/*.po
 	$(PY) tools/messages.py

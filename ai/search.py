@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -329,6 +330,11 @@ def analyse(state: State, *, top: int = 3, seed: int = 0, time_budget: float = S
     assert seat is not None
     root = Node(state, None)
     search.run(root, effort, early_stop=False)
+    return Analysis(_listed_turns(search, root, seat, top, effort), search.iterations_done, search.out_of_time)
+
+
+def _listed_turns(search: Search, root: Node, seat: int, top: int, effort: int) -> list[ScoredTurn]:
+    """Up to ``top`` whole turns from the searched ``root``, best first (see ``analyse``)."""
     assert root.children is not None
 
     def rank(mc: tuple[str, Node]) -> tuple[bool, int, float]:
@@ -337,18 +343,52 @@ def analyse(state: State, *, top: int = 3, seed: int = 0, time_budget: float = S
 
     out: list[ScoredTurn] = []
     seen: set[str] = set()
-    for move, child in sorted(root.children, key=rank, reverse=True):
-        moves, node = _complete_turn(search, child, move, seat, effort)
+
+    def add(moves: list[str], node: Node, chosen: Node) -> bool:
+        """List the turn ``moves`` (ending at ``node``; ``chosen`` holds its evaluation) unless its position is
+        listed already; whether ``top`` turns are listed now."""
         code = node.state.encode()
-        if code in seen:
-            continue
-        seen.add(code)
-        final = node.terminal is not None
-        value = node.terminal[seat] if node.terminal is not None else child.mean()
-        out.append(ScoredTurn(tuple(moves), value, child.visits, final))
-        if len(out) >= top:
-            break
-    return Analysis(out, search.iterations_done, search.out_of_time)
+        if code not in seen:
+            seen.add(code)
+            final = node.terminal is not None
+            value = node.terminal[seat] if node.terminal is not None else chosen.mean()
+            out.append(ScoredTurn(tuple(moves), value, chosen.visits, final))
+        return len(out) >= top
+
+    ranked = sorted(root.children, key=rank, reverse=True)
+    for move, child in ranked:
+        if add(*_complete_turn(search, child, move, seat, effort), child):
+            return out
+    for move, child in ranked:    # fewer first moves than turns asked: the other ways on after the best ones
+        for moves, node, chosen in _other_completions(search, child, move, seat, effort):
+            if add(moves, node, chosen):
+                return out
+    return out
+
+
+def _other_completions(search: Search, node: Node, first: str, seat: int, effort: int
+                       ) -> Iterator[tuple[list[str], Node, Node]]:
+    """The whole turns that start with ``first`` (leading to ``node``) and leave its best completion at a later
+    decision: each other choice there, completed as ``_complete_turn`` does, with the node of that choice."""
+    moves = [first]
+    stop_turn = search.policy.stop_turn
+    while not node.state.is_over and node.state.to_move == seat and len(moves) < MAX_TURN_MOVES:
+        legal = node.state.legal_moves()
+        stop = stop_turn(node.state, moves) if stop_turn is not None else None
+        if len(legal) == 1 or stop is not None:
+            move = legal[0] if stop is None else stop
+            node = Node(node.state.play(move), seat)
+        else:
+            if not node.children:
+                search.run(node, max(effort // MIN_FOLLOW_UP, 1))
+            move, best = best_child(node)
+            assert node.children is not None
+            for other, child in sorted(node.children, key=lambda mc: (mc[1].visits, mc[1].mean()), reverse=True):
+                if other != move:
+                    rest, end = _complete_turn(search, child, other, seat, effort)
+                    yield moves + rest, end, child
+            node = best
+        moves.append(move)
 
 
 def _complete_turn(search: Search, node: Node, first: str, seat: int, effort: int) -> tuple[list[str], Node]:

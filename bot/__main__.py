@@ -75,10 +75,24 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 1
+    return run_bot(config, config.token)
+
+
+BAD_TOKEN = ("Discord refused the token in DISCORD_TOKEN: it is mistyped or was reset. Copy a new one from the"
+             " Developer Portal (your application, Bot, Reset Token) into .env.")
+
+
+def run_bot(config: Config, token: str) -> int:
+    """Connect to Discord and play until stopped; a refused token is one clear line and exit status 2."""
+    from discord import LoginFailure
+
     from bot.discord.client import make_bot
     bot = make_bot(config)
-    token = config.token
-    return asyncio.run(serve(bot, config, lambda: bot.start(token)))
+    try:
+        return asyncio.run(serve(bot, config, lambda: bot.start(token)))
+    except LoginFailure:
+        print(BAD_TOKEN, file=sys.stderr)
+        return 2
 
 
 # ---- the bot's lifecycle: health endpoint, signals, clean stop ----

@@ -6,7 +6,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote
 
 from dotenv import load_dotenv
 
@@ -42,12 +42,25 @@ class Config:
                 f"shard_ids={self.shard_ids}, auto_shard={self.auto_shard}, health_port={self.health_port})")
 
 
+# The password of a URL: between the user name and the last '@' (a password may hold '/', '@' or '%xx'), and a
+# ``password=`` query parameter (libpq accepts one). Masking a little more than the password is harmless.
+_URL_PASSWORD = re.compile(r"^(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^:@/]*):(?P<password>.*)@(?P<tail>[^@]*)$")
+_QUERY_PASSWORD = re.compile(r"(?P<head>[?&]password=)(?P<password>[^&#]*)", re.IGNORECASE)
+HIDDEN = "***"
+
+
+def passwords(url: str) -> list[str]:
+    """The passwords written in ``url`` (as written and decoded), to mask them wherever they might be echoed."""
+    found = [m["password"] for m in (_URL_PASSWORD.match(url), *_QUERY_PASSWORD.finditer(url)) if m]
+    return [p for pw in found if pw for p in {pw, unquote(pw)}]
+
+
 def without_password(url: str) -> str:
-    """The URL with its password hidden (it may reach a log line)."""
-    parts = urlsplit(url)
-    if not parts.password:
-        return url
-    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)))
+    """The URL with its password hidden (it may reach a log line or a message)."""
+    m = _URL_PASSWORD.match(url)
+    if m and m["password"]:
+        url = f"{m['head']}:{HIDDEN}@{m['tail']}"
+    return _QUERY_PASSWORD.sub(lambda q: q["head"] + HIDDEN, url)
 
 
 def database_location(environ: dict[str, str]) -> Path | str:

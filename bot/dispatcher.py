@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from bot import metrics
 from bot.loop import WakeableLoop
 from bot.services import Services
 from bot.services.context import iso
@@ -126,8 +127,9 @@ class Dispatcher(WakeableLoop):
         except asyncio.CancelledError:
             raise
         except PermanentFailure as exc:
-            log.warning("outbox %s (%s, match %s) cannot be delivered: %s", row.id, row.kind, row.match_id, exc)
-            self.failed += 1
+            log.error("outbox %s (%s, match %s) cannot be delivered; given up: %s", row.id, row.kind, row.match_id,
+                      exc)
+            self._given_up(row)
             await outbox.done(None, row.id, now=iso(self.services.clock()), result=f"failed: {exc}"[:200],
                               owner=self.owner)
             return
@@ -136,7 +138,7 @@ class Dispatcher(WakeableLoop):
             if attempts >= MAX_ATTEMPTS:
                 log.exception("outbox %s (%s, match %s) failed %d times; giving up", row.id, row.kind,
                               row.match_id, attempts)
-                self.failed += 1
+                self._given_up(row)
                 await outbox.done(None, row.id, now=iso(self.services.clock()), result=f"failed: {exc!r}"[:200],
                                   owner=self.owner)
                 return
@@ -154,6 +156,10 @@ class Dispatcher(WakeableLoop):
                 await outbox.add(tx, row.match_id, done.follow_ups, now=when)
         if done.follow_ups:
             self._wake.set()
+
+    def _given_up(self, row: OutboxRow) -> None:
+        self.failed += 1
+        metrics.announcement_given_up(row.kind)
 
     async def pass_once(self) -> float:
         """Deliver what is due; seconds until the next row is due. Never raises (but cancellation): a failing

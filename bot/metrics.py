@@ -37,6 +37,9 @@ DISPATCHER_LAG = Gauge("boardgames_dispatcher_lag_seconds", "How long the oldest
                        "has been due (0 when nothing waits)", registry=REGISTRY)
 SCHEDULER_LAG = Histogram("boardgames_scheduler_lag_seconds", "How late the scheduler acted on the earliest due "
                           "deadline, reminder or expiry of a pass", buckets=LAG_BUCKETS, registry=REGISTRY)
+ANNOUNCEMENTS_GIVEN_UP = Counter("boardgames_announcements_given_up", "Outbox rows the dispatcher gave up "
+                                 "delivering (a permanent failure, or too many attempts), by kind", ["kind"],
+                                 registry=REGISTRY)
 AI_QUEUE = Gauge("boardgames_ai_queue", "Bot searches of this process waiting for or running in the AI pool",
                  registry=REGISTRY)
 AI_FALLBACKS = Counter("boardgames_ai_fallbacks", "AI searches (kind: turn, analysis) that did not run at their "
@@ -49,6 +52,10 @@ Clock = Callable[[], datetime]
 def turn_played(game: str, seconds: float) -> None:
     TURNS.labels(game=game).inc()
     TURN_SECONDS.labels(game=game).observe(seconds)
+
+
+def announcement_given_up(kind: str) -> None:
+    ANNOUNCEMENTS_GIVEN_UP.labels(kind=kind).inc()
 
 
 class OutboxGauges:

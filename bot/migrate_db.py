@@ -12,6 +12,8 @@ position (the services' own check). The bot must be stopped meanwhile: nothing e
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from bot.config import without_password
+from bot.config import HIDDEN, passwords, without_password
 from bot.store.db import Database, Tx, is_postgres, sqlite_path
 
 BATCH_ROWS = 1000              # rows per INSERT batch (and per read of the source)
@@ -30,6 +32,9 @@ PROGRESS_EVERY = 500           # matches replayed between two progress lines
 EXIT_OK = 0
 EXIT_FAILED = 1                # the copy failed (rolled back) or did not verify
 EXIT_REFUSED = 2               # nothing was written
+KNOWN_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")   # a location without '://' is a SQLite file
+_SCHEME = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://")
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")   # what SQLite writes beside a database file
 
 Say = Callable[[str], None]
 
@@ -55,8 +60,8 @@ class Table:
 
 
 def describe(where: str | Path) -> str:
-    """A location as the messages name it (no password)."""
-    return without_password(str(where)) if is_postgres(where) else str(where)
+    """A location as the messages name it (no password, whatever its scheme)."""
+    return without_password(str(where))
 
 
 def same_place(a: str | Path, b: str | Path) -> bool:
@@ -249,23 +254,62 @@ async def checksum(db: Database, table: Table) -> tuple[int, str]:
 # ---- the migration ----
 
 def _usable(where: str, role: str) -> None:
-    """Refuse a location that cannot be one: a malformed SQLite URL, or a source file that does not exist
-    (opening it would create an empty one)."""
+    """Refuse a location that cannot be one: an unknown scheme (it would be taken for a file name), a malformed
+    SQLite URL, a source file that does not exist (opening it would create an empty one), or a target file
+    that could not be created (a folder, or under a file)."""
+    scheme = _SCHEME.match(where)
+    if scheme and not where.startswith(KNOWN_SCHEMES) and not where.startswith("sqlite://"):
+        raise Refused(f"the {role} URL {describe(where)} has the unknown scheme {scheme['scheme']!r}: migrate-db"
+                      " copies between sqlite:///path and postgresql://… (or postgres://…) databases")
     if is_postgres(where):
         return
     try:
         path = sqlite_path(where)
     except ValueError as exc:
-        raise Refused(f"the {role} URL is unusable: {exc}") from None
+        raise Refused(f"the {role} URL is unusable: {without_password(str(exc))}") from None
     if role == "source" and (path == ":memory:" or not Path(path).is_file()):
         raise Refused(f"the source database {describe(where)} does not exist")
+    if role == "target" and path != ":memory:":
+        _creatable(Path(path), where)
+
+
+def _creatable(path: Path, where: str) -> None:
+    """A SQLite target must be a file, or a new one whose nearest existing folder is a writable folder."""
+    if path.exists():
+        if not path.is_file():
+            raise Refused(f"the target database {describe(where)} is not a file")
+        return
+    parent = next(p for p in path.absolute().parents if p.exists())
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise Refused(f"the target database {describe(where)} cannot be created: {parent} is not a writable folder")
+
+
+def _new_files(where: str) -> list[Path]:
+    """What opening a SQLite target would create (its file, side files and missing folders, innermost first);
+    removed again when nothing may be left behind."""
+    if is_postgres(where) or sqlite_path(where) == ":memory:":
+        return []
+    path = Path(sqlite_path(where)).absolute()
+    if path.exists():
+        return []
+    folders = [p for p in path.parents if not p.exists()]
+    return [path, *(path.with_name(path.name + side) for side in SQLITE_SIDE_FILES), *folders]
+
+
+def _remove(created: list[Path]) -> None:
+    for path in created:
+        if path.is_dir():
+            path.rmdir()
+        else:
+            path.unlink(missing_ok=True)
 
 
 async def _open(where: str, role: str) -> Database:
     try:
         return await Database.open(where)
     except Exception as exc:
-        raise Refused(f"cannot open the {role} database {describe(where)}: {type(exc).__name__}: {exc}") from None
+        raise Refused(f"cannot open the {role} database {describe(where)}: {type(exc).__name__}:"
+                      f" {masked(str(exc), where)}") from None
 
 
 async def _check(source: Database, target: Database) -> list[Table]:
@@ -358,39 +402,66 @@ async def _verify(source: Database, where: str, order: list[Table], say: Say) ->
 
 async def migrate_db(source_url: str, target_url: str, *, say: Say = print) -> None:
     """Copy ``source_url`` into the empty ``target_url`` and verify it; raises ``Refused`` (nothing written),
-    ``CopyFailed`` (rolled back) or ``NotVerified`` (the copy is committed but differs)."""
+    ``CopyFailed`` (rolled back) or ``NotVerified`` (the copy is committed but differs). A SQLite target that
+    did not exist is removed again unless the copy was committed."""
     _usable(source_url, "source")
     _usable(target_url, "target")
     if same_place(source_url, target_url):
         raise Refused(f"the source and the target are the same database ({describe(source_url)})")
     source = await _open(source_url, "source")
     try:
-        target = await _open(target_url, "target")
+        created = _new_files(target_url)
         try:
-            order = await _check(source, target)
-            say(f"copying {describe(source_url)} ({source.backend}) to {describe(target_url)} ({target.backend}):"
-                f" {len(order)} tables")
-            await _copy(source, target, order, say)
-        finally:
-            await target.close()
+            order = await _fill(source, source_url, target_url, say)
+        except (Refused, CopyFailed):
+            _remove(created)
+            raise
         await _verify(source, target_url, order, say)
     finally:
         await source.close()
 
 
-async def run(source_url: str, target_url: str, *, say: Say = print) -> int:
-    """The command: progress and a summary on stdout, a refusal or failure as one line on stderr; the exit code."""
+async def _fill(source: Database, source_url: str, target_url: str, say: Say) -> list[Table]:
+    """Open the target, check it, copy into it; the tables copied, in copy order."""
+    target = await _open(target_url, "target")
     try:
-        await migrate_db(source_url, target_url, say=say)
+        order = await _check(source, target)
+        say(f"copying {describe(source_url)} ({source.backend}) to {describe(target_url)} ({target.backend}):"
+            f" {len(order)} tables")
+        await _copy(source, target, order, say)
+    finally:
+        await target.close()
+    return order
+
+
+def masked(text: str, *urls: str) -> str:
+    """``text`` with every password of ``urls`` hidden (an error message may echo a location)."""
+    for secret in sorted({p for url in urls for p in passwords(url)}, key=len, reverse=True):
+        text = text.replace(secret, HIDDEN)
+    return text
+
+
+async def run(source_url: str, target_url: str, *, say: Say = print) -> int:
+    """The command: progress and a summary on stdout, a refusal or failure as one line on stderr; the exit code.
+    No password of either location is ever printed."""
+
+    def tell(text: str) -> None:
+        say(masked(text, source_url, target_url))
+
+    def complain(text: str) -> None:
+        print(masked(text, source_url, target_url), file=sys.stderr)
+
+    try:
+        await migrate_db(source_url, target_url, say=tell)
     except Refused as exc:
-        print(f"migrate-db refused: {exc}. Nothing was written.", file=sys.stderr)
+        complain(f"migrate-db refused: {exc}. Nothing was written.")
         return EXIT_REFUSED
     except CopyFailed as exc:
-        print(f"migrate-db failed: {exc}. Fix the cause and rerun.", file=sys.stderr)
+        complain(f"migrate-db failed: {exc}. Fix the cause and rerun.")
         return EXIT_FAILED
     except NotVerified as exc:
-        print(f"migrate-db copied everything but verification FAILED: {exc}. The target keeps the copy: do not run"
-              " the bot on it; drop it (or delete the file), fix the source and rerun.", file=sys.stderr)
+        complain(f"migrate-db copied everything but verification FAILED: {exc}. The target keeps the copy: do not"
+                 " run the bot on it; drop it (or delete the file), fix the source and rerun.")
         return EXIT_FAILED
-    say(f"migrated and verified: {describe(source_url)} -> {describe(target_url)}")
+    tell(f"migrated and verified: {describe(source_url)} -> {describe(target_url)}")
     return EXIT_OK

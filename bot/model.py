@@ -5,6 +5,7 @@ Discord-free and storage-free: rows come from ``bot.store``, positions from ``en
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -48,6 +49,15 @@ class BadInput(ServiceError):
     """What was typed cannot be read (a match number that is not one, an over-long text)."""
 
 
+SHOWN_VALUE = 40         # characters of a refused value repeated in the refusal
+
+
+def shown(value: object) -> str:
+    """A refused value as the refusal repeats it: as text, cut short (a forged one may be anything)."""
+    text = str(value)
+    return text if len(text) <= SHOWN_VALUE else text[:SHOWN_VALUE] + "…"
+
+
 # --- people ---------------------------------------------------------------------------------------------------
 MAX_NAME = 64            # characters of a display name we keep (Discord's own limit is 32)
 AI_LEVELS = (1, 2, 3, 4, 5)
@@ -68,12 +78,22 @@ class Person:
         object.__setattr__(self, "name", clean)
 
 
+BOT_NAME = N_("{bot} (level {level})")    # a bot seat's name: stored in English, shown in the reader's language
+_BOT_NAME = re.compile(r"(.+) \(level (\d+)\)")
+
+
 def ai_people(level: int, count: int) -> list[Person]:
     """The bot's seats: negative user ids (never Discord's), one name per seat."""
     if level not in AI_LEVELS:
         raise NotAllowed(T("The bot plays at level 1 to 5, not {level}.", level=level))
     names = ["Bot"] if count == 1 else [f"Bot {chr(ord('A') + i)}" for i in range(count)]
-    return [Person(-(i + 1), f"{n} (level {level})", True, level) for i, n in enumerate(names)]
+    return [Person(-(i + 1), BOT_NAME.format(bot=n, level=level), True, level) for i, n in enumerate(names)]
+
+
+def shown_name(p: ParticipantRow) -> str:
+    """A participant's name as a reader sees it: a bot seat's 'Bot (level 1)' in the reader's language."""
+    found = _BOT_NAME.fullmatch(p.name) if p.is_ai else None
+    return _(BOT_NAME).format(bot=found.group(1), level=found.group(2)) if found else p.name
 
 
 # --- a match ----------------------------------------------------------------------------------------------------
@@ -127,8 +147,8 @@ class Match:
     def names(self) -> list[str]:
         """Display names by seat (the invitation order before the match starts)."""
         if self.row.status == "challenge" or not self.seated:
-            return [p.name for p in sorted(self.participants, key=lambda p: p.invited_order)]
-        return [p.name for p in self.seated]
+            return [shown_name(p) for p in sorted(self.participants, key=lambda p: p.invited_order)]
+        return [shown_name(p) for p in self.seated]
 
     @property
     def challenger(self) -> ParticipantRow:

@@ -34,7 +34,9 @@ The format (docs/records.md has the full description and an example) is PGN-like
 
 Reading checks every line and replays every turn on the engine from the start position, so a record is
 accepted only when each turn is legal, is played by the seat named, and reaches exactly the code written after
-it; any other record is refused with the line (and turn) at fault. Discord-free and storage-free.
+it; any other record is refused with the line (and turn) at fault. Discord-free and storage-free. Each line is
+read by a forward-only tokenizer (linear in the line), and the limits below (bytes, line length, lines, the game's
+turn cap, moves replayed) are checked before any turn is replayed; names are trimmed as a match trims them.
 
 The file is the same in every language, like PGN: tag names, seat names and the Termination sentence are English
 whoever exports it; only the refusals of a bad record speak the reader's language (and keep the tag names).
@@ -49,7 +51,7 @@ from datetime import UTC, datetime
 
 from bot import wording
 from bot.i18n import SOURCE_LANGUAGE, Either, T, speaking
-from bot.model import BadInput, BadMove, Match
+from bot.model import MAX_NAME, BadInput, BadMove, Match
 from bot.services.play import play_turn, quote
 from engines import GAMES, Game, InvalidPosition, State
 
@@ -58,10 +60,12 @@ MAX_LINE = 4000                   # characters of one line (a position code is a
 TURN_SEPARATOR = ", "
 NONE = "-"                        # an empty tag value (no variant, no termination yet)
 
-_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]{0,30})\s+"((?:[^"\\]|\\.)*)"\]')
-# The moves end on a non-space before the optional spaces and "{": no backtracking over a long run of spaces
-# (a lazy "[^{}]+?\s*" was quadratic in it — seconds on the event loop for one crafted 256 KB record).
-_TURN = re.compile(r"(\d{1,7})\.\s+([^:{}]+?):\s+([^{}]*[^{}\s])\s*\{([^{}]*)\}")
+MAX_RECORD_TURNS = 5000           # turns of a game without a turn cap (random Rincala games reach ~2,000)
+MAX_RECORD_MOVES = 10_000         # moves replayed on the engine in one record: the bound on a record's work
+MAX_RECORD_LINES = MAX_RECORD_TURNS + 1000   # lines of any kind (the header, blank lines and comments besides turns)
+TAG_KEY = 31                      # characters of a tag's name
+TURN_NUMBER = 7                   # digits of a turn number
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -169,36 +173,118 @@ def find_game(name: str) -> Game:
     raise BadInput(T(wording.RECORD_UNKNOWN_GAME, game=quote(name)))
 
 
-def parse(text: str) -> GameRecord:
-    """Read and verify a record (see the module docstring); BadInput names the first line at fault."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
-        raise BadInput(T(wording.RECORD_TOO_LARGE, size=len(text.encode("utf-8", "surrogatepass")),
-                                                       limit=MAX_RECORD_BYTES))
+# A line is read by a tokenizer that only moves forward (str.find, slices and single-class patterns), so its
+# cost is linear in the line whatever it holds: the regular expression it replaced backtracked on a turn line
+# whose "{" never closes (68 s for one 4 KB line).
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")    # a tag's name: one greedy class, nothing after it to retry
+_ESCAPED = re.compile(r"\\(.)", re.S)           # one escaped character: no quantifier at all
+
+
+TurnLine = tuple[int, str, str, str]
+"""The pieces of ``<number>. <seat>: <moves> {<code>}``, stripped: number, seat, moves, code (a plain tuple:
+thousands are made per record)."""
+
+
+def read_tag(line: str) -> tuple[str, str] | None:
+    """``[Key "value"]`` as the key and the unescaped value; None when the line is no tag."""
+    if not (line.startswith("[") and line.endswith('"]')):
+        return None
+    word = _WORD.match(line, 1)
+    if word is None or word.end() - 1 > TAG_KEY:
+        return None
+    rest = line[word.end():]
+    quoted = rest.lstrip()
+    if len(quoted) == len(rest) or not quoted.startswith('"') or len(quoted) < 3:
+        return None
+    inner = quoted[1:-2]                           # between the opening quote and the closing '"]'
+    bare = _ESCAPED.sub("", inner)                 # what is left once every escaped character is taken out
+    if '"' in bare or bare.endswith("\\"):         # an unescaped quote inside, or the closing quote escaped
+        return None
+    return word.group(), _ESCAPED.sub(r"\1", inner)
+
+
+def read_turn_line(line: str) -> TurnLine | None:
+    """A turn line's pieces; None when the line is no turn (the grammar in the module docstring)."""
+    dot = line.find(".", 0, TURN_NUMBER + 1)
+    if dot < 1 or not line[:dot].isdecimal():
+        return None
+    colon = line.find(":", dot)                    # the seat's name holds no ":", the moves may
+    opening = line.find("{")                       # the only "{", after the seat's name and the moves
+    if not dot < colon < opening or line.find("{", opening + 1) >= 0 or line.find("}") != len(line) - 1:
+        return None                                # ... and the only "}" ends the line
+    label = line[dot + 1:colon]                    # at least one space, then the seat's name
+    moves = line[colon + 1:opening]                # at least one space, then the moves
+    if len(label) < 2 or not label[0].isspace() or not moves[:1].isspace() or moves.isspace():
+        return None
+    return int(line[:dot]), label.strip(), moves.strip(), line[opening + 1:-1].strip()
+
+
+def scan(text: str) -> tuple[dict[str, str], list[tuple[int, TurnLine]]]:
+    """The syntax pass: the header tags and the turn lines (with their line numbers), each line checked on its own
+    in time linear in it, at most MAX_RECORD_LINES lines and MAX_RECORD_TURNS turns; nothing is replayed yet."""
+    lines = text.splitlines()
+    if len(lines) > MAX_RECORD_LINES:
+        raise BadInput(T(wording.RECORD_TOO_MANY_LINES, lines=len(lines), limit=MAX_RECORD_LINES))
     tags: dict[str, str] = {}
-    turn_lines: list[tuple[int, re.Match[str]]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    turn_lines: list[tuple[int, TurnLine]] = []
+    for number, raw in enumerate(lines, 1):
         line = raw.strip()
-        if not line or line.startswith(";"):
+        if not line or line[0] == ";":
             continue
         if len(line) > MAX_LINE:
             raise BadInput(T(wording.RECORD_LINE_TOO_LONG, line=number, limit=MAX_LINE))
-        tag = _TAG.fullmatch(line)
-        if tag is not None:
-            if turn_lines:
-                raise BadInput(T(wording.RECORD_TAG_AFTER_TURNS, line=number))
-            key = tag.group(1)
-            if key in tags:
-                raise BadInput(T(wording.RECORD_DUPLICATE_TAG, line=number, tag=key))
-            tags[key] = re.sub(r"\\(.)", r"\1", tag.group(2))
-            continue
-        turn = _TURN.fullmatch(line)
-        if turn is None:
-            raise BadInput(T(wording.RECORD_BAD_LINE, line=number, text=quote(line)))
-        turn_lines.append((number, turn))
+        if line[0] == "[":                          # a tag starts so, a turn never does
+            tag = read_tag(line)
+            if tag is not None:
+                if turn_lines:
+                    raise BadInput(T(wording.RECORD_TAG_AFTER_TURNS, line=number))
+                key, value = tag
+                if key in tags:
+                    raise BadInput(T(wording.RECORD_DUPLICATE_TAG, line=number, tag=key))
+                tags[key] = value
+                continue
+        else:
+            turn = read_turn_line(line)
+            if turn is not None:
+                if len(turn_lines) == MAX_RECORD_TURNS:
+                    raise BadInput(T(wording.RECORD_TOO_MANY_TURNS, limit=MAX_RECORD_TURNS))
+                turn_lines.append((number, turn))
+                continue
+        raise BadInput(T(wording.RECORD_BAD_LINE, line=number, text=quote(line)))
+    return tags, turn_lines
+
+
+def _check_work(game: Game, turn_lines: Sequence[tuple[int, TurnLine]]) -> None:
+    """Refuse, before any replay, a record longer than its game allows or with more moves than we replay (more
+    than MAX_RECORD_TURNS turns were refused by ``scan``)."""
+    turns = len(turn_lines)
+    if game.turn_cap and turns > game.turn_cap:
+        raise BadInput(T(wording.RECORD_OVER_TURN_CAP, turns=turns, game=game.title, cap=game.turn_cap))
+    moves = sum(turn[2].count(",") + 1 for _, turn in turn_lines)
+    if moves > MAX_RECORD_MOVES:
+        raise BadInput(T(wording.RECORD_TOO_MANY_MOVES, moves=moves, limit=MAX_RECORD_MOVES))
+
+
+def person_name(value: str) -> str:
+    """A PlayerN tag as a name: trimmed as a match trims a player's name (``Person``); '' when unknown."""
+    name = " ".join(value.split())[:MAX_NAME]
+    return "" if name == NONE else name
+
+
+def parse(text: str) -> GameRecord:
+    """Read and verify a record (see the module docstring); BadInput names the first line at fault.
+
+    Linear in the text and bounded by the limits above; still some milliseconds per hundred turns of replay, so
+    the bot calls it in a thread (``bot.discord.records.read_record``), never on the event loop."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
+        raise BadInput(T(wording.RECORD_TOO_LARGE, size=len(text.encode("utf-8", "surrogatepass")),
+                                                       limit=MAX_RECORD_BYTES))
+    tags, turn_lines = scan(text)
     for required in ("Game", "Players", "Start"):
         if required not in tags:
             raise BadInput(T(wording.RECORD_MISSING_TAG, tag=required))
     game = find_game(tags.pop("Game"))
+    _check_work(game, turn_lines)
     players_text = tags.pop("Players")
     if not (players_text.isascii() and players_text.isdigit()) or int(players_text) not in game.player_counts:
         raise BadInput(T(wording.RECORD_BAD_PLAYERS, players=quote(players_text), game=game.title,
@@ -214,13 +300,13 @@ def parse(text: str) -> GameRecord:
     if state.players != players or (variant is not None and state.variant != variant):
         raise BadInput(T(wording.RECORD_START_DISAGREES))
     seat_names = game.seat_names(players)
-    people = tuple("" if name == NONE else name for name in (tags.pop(f"Player{i + 1}", "") for i in range(players)))
+    people = tuple(person_name(tags.pop(f"Player{i + 1}", "")) for i in range(players))
     for i in range(players):
         tags.pop(f"Seat{i + 1}", None)
     states = [state]
     turns: list[RecordTurn] = []
-    for at, m in turn_lines:
-        number, label, text_moves, code = int(m.group(1)), m.group(2).strip(), m.group(3), m.group(4).strip()
+    for at, turn_line in turn_lines:
+        number, label, text_moves, code = turn_line
         expected = len(turns) + 1
         if number != expected:
             raise BadInput(T(wording.RECORD_TURN_NUMBER, line=at, number=number, expected=expected))

@@ -27,6 +27,10 @@ from render import board_png
 TERMINAL_GUILD = 0      # the terminal is its own "server"
 TERMINAL_CHANNEL = 0
 HELP = "Type a move (or a whole turn), 'moves' to list the legal ones, 'resign', or 'quit'."
+# What Discord offers, said in the shared refusals, and what the terminal offers instead.
+TERMINAL_WORDS = {"the autocomplete lists the legal ones": "type 'moves' to list the legal ones",
+                  "The autocomplete lists the legal ones": "Type 'moves' to list the legal ones",
+                  "The autocomplete lists the legal turns": "Type 'moves' to list the legal turns"}
 LOCAL_NAMES = ("Ann", "Bob", "Cy", "Dee")   # the people at the keyboard (not 'Player 1', which names a seat)
 SHOWN_MOVES = 25
 
@@ -96,7 +100,7 @@ class Table:
         png = board_png(match.position, last_turn=match.last_turn, names=match.names, previous=match.previous)
         path.write_bytes(png)
         self.write("")
-        self.write(match.position.text_board())
+        self.write(wording.with_names(match, match.position.text_board()))
         self.write(f"Board image: {path}")
 
     async def play(self, game_key: str, players: int, variant: str | None, read: Callable[[str], str],
@@ -145,7 +149,14 @@ class Table:
                 else:
                     await services.play.submit_turn(match, who.user_id, line, guild_id=TERMINAL_GUILD)
             except ServiceError as exc:
-                self.write(f"Not played: {exc}")
+                self.write(f"Not played: {in_terminal_words(str(exc))}")
+
+
+def in_terminal_words(text: str) -> str:
+    """A refusal shared with Discord, pointing at what the terminal offers (``moves``), not the autocomplete."""
+    for discord_words, terminal_words in TERMINAL_WORDS.items():
+        text = text.replace(discord_words, terminal_words)
+    return text
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from bot.i18n import N_, _, ngettext
-from bot.model import Match, TurnResult
+from bot.model import Match, TurnResult, shown_name
 from bot.ratings import display
 from bot.services.challenges import arrival_team
 from bot.store.rows import ParticipantRow
@@ -32,7 +32,7 @@ SERVICE_TERMINATIONS = {
 
 
 def plain(p: ParticipantRow) -> str:
-    return p.name
+    return shown_name(p)
 
 
 def seat_labels(match: Match, mention: Mention = plain) -> list[str]:
@@ -101,6 +101,12 @@ def paragraphs(text: str, limit: int) -> list[str]:
     return pieces
 
 
+def first_upper(text: str) -> str:
+    """The text with its first letter a capital and nothing else changed (``str.capitalize`` lowercases the rest,
+    German nouns included)."""
+    return text[:1].upper() + text[1:]
+
+
 def count(n: int, thing: str) -> str:
     """'1 game', '2 games' (in the language of the moment for the things the bot counts)."""
     forms = {"game": ngettext("{n} game", "{n} games", n), "turn": ngettext("{n} turn", "{n} turns", n),
@@ -116,6 +122,8 @@ def seat_line(match: Match, mention: Mention = plain) -> str:
     teams = match.game.teams.get(match.row.players)
     if all(re.fullmatch(r"Player \d+", s) for s in seats):
         order = [_("{player} plays first"), _("{player} second"), _("{player} third"), _("{player} fourth")]
+        first = _starting_seat(match)
+        people.sort(key=lambda p: ((p.seat or 0) - first) % match.row.players)
         line = ", ".join(order[i].format(player=mention(p)) for i, p in enumerate(people))
     else:
         line = " · ".join(f"{_(seats[p.seat])}: {mention(p)}" for p in people if p.seat is not None)
@@ -123,6 +131,13 @@ def seat_line(match: Match, mention: Mention = plain) -> str:
         line += "\n" + _("Teams: {teams}").format(teams=" vs ".join(
             " & ".join(mention(match.at_seat(s)) for s in team) for team in teams))
     return line
+
+
+def _starting_seat(match: Match) -> int:
+    """The seat that moves first in the match's starting position (an engine may draw it, as Rincala does)."""
+    row = match.row
+    start = match.game.new(players=row.players, seed=row.seed, variant=row.variant)
+    return start.to_move or 0
 
 
 def challenge_summary(match: Match, mention: Mention = plain) -> str:
@@ -212,7 +227,8 @@ def sides(match: Match) -> str:
     """'Ann vs Bob', or 'Ann & Cy vs Bob & Dee' in a team game."""
     teams = match.game.teams.get(match.row.players)
     if teams and match.status != "challenge" and len(match.seated) == match.row.players:
-        return " vs ".join(" & ".join(shorten(match.at_seat(s).name, CAPTION_NAME) for s in team) for team in teams)
+        return " vs ".join(" & ".join(shorten(shown_name(match.at_seat(s)), CAPTION_NAME) for s in team)
+                           for team in teams)
     return " vs ".join(shorten(name, CAPTION_NAME) for name in match.names)
 
 
@@ -232,9 +248,20 @@ def start_text(match: Match, mention: Mention = plain) -> str:
 TEXT_BOARD_LIMIT = 1900     # characters of a text board in one message (Discord allows 2,000)
 
 
+def with_names(match: Match, text: str) -> str:
+    """An engine's text with its default seat names ('Player 1') replaced by the names of the players (in one
+    pass, so a player called 'Player 2' is not renamed again)."""
+    seats = match.game.seat_names(match.row.players)
+    names = {seats[p.seat]: shown_name(p) for p in match.seated if p.seat is not None}
+
+    def name(found: re.Match[str]) -> str:
+        return names.get(found.group(0), found.group(0))
+    return re.sub(r"\bPlayer \d+\b", name, text)
+
+
 def text_board(match: Match) -> str:
     """The position as text in a code block, with whose turn it is: what a screen reader can read out."""
-    board = match.position.text_board()
+    board = with_names(match, match.position.text_board())
     if len(board) > TEXT_BOARD_LIMIT:
         board = board[:TEXT_BOARD_LIMIT] + "\n…"
     return f"{board_caption(match)}\n```\n{board}\n```\n{to_move_text(match).replace('**', '')}"
@@ -248,7 +275,7 @@ def board_alt_text(match: Match, state: State, last_turn: list[str], *, turns: i
     if state.is_over or match.is_over:
         parts.append(result_text(match).splitlines()[0].lstrip("🏆🤝⛔ "))
     elif state.to_move is not None:
-        parts.append(_("{player} to move").format(player=match.at_seat(state.to_move).name))
+        parts.append(_("{player} to move").format(player=shown_name(match.at_seat(state.to_move))))
     return ". ".join(parts)[:1000]
 
 
@@ -296,6 +323,8 @@ HELP_HOW_TO_START = N_("**How to start**\n"
                      "• `/<game> move` — play your turn (the autocomplete lists legal turns); "
                      "`/<game> rules` — the full rules\n"
                      "• `/matches` — your matches here; `/settings` — your notifications and the server's options\n"
+                     "• `/<game> analyze` — my best turns for a position code or a record; never for a rated match "
+                     "in progress nor a position within one turn of it (fair play)\n"
                      "The buttons below show each game's quick start.")
 HELP_GAME_TITLE = N_("{title} — quick start")
 HELP_GAME_FOOTER = N_("The image shows a start position. Start a match with /{key} challenge or /{key} vs-bot; "
@@ -402,6 +431,11 @@ RECORD_DOWNLOAD_FAILED = N_("I could not download that file from Discord; please
 RECORD_NOT_TEXT = N_("That file is not UTF-8 text, so it is no game record.")
 RECORD_UNKNOWN_GAME = N_("The record's Game tag names {game}, which is no game of this bot.")
 RECORD_LINE_TOO_LONG = N_("Line {line} of the record is longer than {limit:,} characters; no line of a record is.")
+RECORD_OVER_TURN_CAP = N_("The record has {turns:,} turns, but {game} ends in a draw after {cap:,} turns, so it "
+    "cannot be read.")
+RECORD_TOO_MANY_TURNS = N_("The record has more than {limit:,} turns; no record may have more. Nothing was read.")
+RECORD_TOO_MANY_LINES = N_("The record has {lines:,} lines; a record may have at most {limit:,}. Nothing was read.")
+RECORD_TOO_MANY_MOVES = N_("The record has {moves:,} moves; a record may have at most {limit:,}. Nothing was read.")
 RECORD_TAG_AFTER_TURNS = N_("Line {line} of the record is a header tag after the turns; tags come first.")
 RECORD_DUPLICATE_TAG = N_("Line {line} of the record repeats the {tag} tag.")
 RECORD_BAD_LINE = N_("Line {line} of the record is neither a tag like [Game \"Tintas\"] nor a turn like "
@@ -425,12 +459,11 @@ ANALYZE_TURN_NEEDS_RECORD = N_("turn: picks a position in an attached record; a 
 ANALYZE_CODE_TOO_LONG = N_("That code has {length:,} characters; no {game} position code is that long.")
 ANALYZE_BAD_CODE = N_("That is no {game} position code: {reason}")
 ANALYZE_BUSY = N_("The search did not finish in time; please try again in a moment.")
-ANALYZE_RATED_IN_PLAY = N_("That is the position of a rated match in progress: no analysis of it until the match "
-                           "has ended (hints are for casual matches).")
 ANALYSIS_TITLE = N_("{game} — analysis of {where}")
 ANALYSIS_WHERE_CODE = N_("a position code")
 ANALYSIS_WHERE_RECORD = N_("the position after turn {turn} of {source}")
-ANALYSIS_TO_MOVE = N_("**{seat}** is to move. My three best turns for {seat}:")
+# how many turns an analysis lists, as a word ('My two best turns'); larger numbers are written in digits
+ANALYSIS_COUNT_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five")}
 ANALYSIS_LINE = N_("{rank}. `{turn}` — {verdict}")
 ANALYSIS_VERDICT_WINS = N_("wins the game at once")
 ANALYSIS_VERDICT_LOSES = N_("ends the game, lost")
@@ -458,8 +491,11 @@ def analysis_verdict(value: float, final: bool) -> str:
 
 
 def analysis_text(seat: str, turns: list[tuple[str, float, bool]]) -> str:
-    """The best turns (notation, value, final), best first, with the legend."""
-    lines = [_(ANALYSIS_TO_MOVE).format(seat=seat)]
+    """The best turns (notation, value, final), best first, with the legend; the heading says how many."""
+    n = len(turns)
+    count = _(ANALYSIS_COUNT_WORDS[n]) if n in ANALYSIS_COUNT_WORDS else str(n)
+    lines = [ngettext("**{seat}** is to move. My best turn for {seat}:",
+                      "**{seat}** is to move. My {count} best turns for {seat}:", n).format(seat=seat, count=count)]
     lines += [_(ANALYSIS_LINE).format(rank=i, turn=turn, verdict=analysis_verdict(value, final))
               for i, (turn, value, final) in enumerate(turns, 1)]
     lines.append(f"*{_(ANALYSIS_LEGEND)}*")

@@ -122,6 +122,12 @@ class State:
         """A plain-text picture of the position for the terminal mode."""
         return self.encode()
 
+    def position_key(self) -> str:
+        """The position as play sees it: two states with the same key have the same board, mover and legal
+        turns, whatever else their codes hold. Default: the code (``decode`` already reads every spelling of a
+        position into one state); a game overrides it where a field changes no board, mover or legal turn."""
+        return self.encode()
+
 
 class Game:
     """A registered game: metadata plus ``new`` and ``decode``."""
@@ -150,6 +156,10 @@ class Game:
     history_in_state: bool = False
     """True when playing on from a decoded code can differ from playing on from the replayed state, because
     repetition rules count positions the code does not hold."""
+    turn_reach: int | None = None
+    """For a game whose whole turn can reach too many positions to list them (``turn_positions`` gives up): the
+    most fields of a position key (``key_fields``) that one whole turn changes, so a key that near another is
+    treated as within one turn of it. None: every game turn is listed."""
 
     def new(self, players: int = 2, seed: int | None = None, variant: str | None = None) -> State:
         raise NotImplementedError
@@ -190,6 +200,48 @@ class Game:
                 if len(out) >= limit:
                     break
         return out
+
+
+def turn_positions(state: State, limit: int) -> set[str] | None:
+    """The ``position_key`` of ``state`` and of every position its mover's whole turn passes through or ends in
+    (between the moves of a multi-move turn, and after each legal whole turn); None once there are more than
+    ``limit`` of them. Positions reached by different move orders are counted once."""
+    seat = state.to_move
+    keys = {state.position_key()}
+    seen = {state.encode()}
+    stack = [state]
+    while stack:
+        current = stack.pop()
+        if current.is_over or current.to_move != seat:
+            continue                   # the turn is over here: the next player's moves are not this turn
+        for move in current.legal_moves():
+            after = current.play(move)
+            code = after.encode()
+            if code in seen:
+                continue
+            seen.add(code)
+            keys.add(after.position_key())
+            if len(seen) > limit:
+                return None
+            stack.append(after)
+    return keys
+
+
+_KEY_FIELDS = re.compile(r"[ ,/]")
+
+
+def key_fields(key: str) -> list[str]:
+    """A position key cut at spaces, commas and slashes: the fields ``key_distance`` compares."""
+    return _KEY_FIELDS.split(key)
+
+
+def key_distance(a: str, b: str) -> int | None:
+    """How many fields of two position keys differ, or None when they do not have the same fields (another
+    variant or player count: not comparable)."""
+    fa, fb = key_fields(a), key_fields(b)
+    if len(fa) != len(fb):
+        return None
+    return sum(x != y for x, y in zip(fa, fb, strict=True))
 
 
 def normalise(text: str) -> str:

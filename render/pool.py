@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from engines import State
 from render import board_png
+from render.replay import DEFAULT_BUDGET
 from render.texts import install
 
 Texts = Mapping[str, Mapping[str, str]]    # {language: {English template: translation}} (render.texts)
@@ -90,9 +91,9 @@ def _board(state: State, last_turn: Sequence[str], names: Sequence[str] | None, 
     return board_png(state, last_turn=last_turn, names=names, previous=previous, language=language)
 
 
-def _replay(game: str, frames: list, names: Sequence[str] | None, language: str = "en") -> bytes:
+def _replay(game: str, frames: list, names: Sequence[str] | None, language: str, budget: int) -> bytes:
     from render.replay import replay_gif
-    return replay_gif(game, frames, names, language)
+    return replay_gif(game, frames, names, language, budget=budget)
 
 
 class RenderPool:
@@ -118,12 +119,13 @@ class RenderPool:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, _board, state, list(last_turn), names, previous, language)
 
-    async def replay(self, game: str, frames: list, names: Sequence[str] | None, language: str = "en") -> bytes:
-        """An animated replay (see ``render.replay``), its words in ``language``."""
+    async def replay(self, game: str, frames: list, names: Sequence[str] | None, language: str = "en", *,
+                     budget: int = DEFAULT_BUDGET) -> bytes:
+        """An animated replay (see ``render.replay``) of at most ``budget`` bytes, its words in ``language``."""
         if self._executor is None:
-            return await asyncio.to_thread(_replay, game, frames, names, language)
+            return await asyncio.to_thread(_replay, game, frames, names, language, budget)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _replay, game, frames, names, language)
+        return await loop.run_in_executor(self._executor, _replay, game, frames, names, language, budget)
 
     def close(self) -> None:
         if self._executor is not None:

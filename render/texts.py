@@ -76,7 +76,7 @@ def recording() -> Iterator[set[tuple[str, str]]]:
         _drawn.remove(seen)
 
 
-RENDERERS = ("common", "tintas", "rincala", "roocala", "quincala", "spinca")
+RENDERERS = ("common", "tintas", "rincala", "roocala", "quincala", "spinca", "replay")
 
 
 @cache

@@ -10,10 +10,10 @@ from bot.discord.cards import timestamp
 from bot.discord.interaction import acknowledged, app, finish, info_embed
 from bot.i18n import N_, T, _
 from bot.model import NotAllowed, NotFound, time_label
-from bot.services.away import Away
 from bot.services.challenges import TIME_CHOICES_DAYS
-from bot.services.digests import check_hour, check_zone, time_zones
+from bot.services.digests import time_zones
 from bot.services.queries import parse_match_id
+from bot.services.settings import SettingsRequest
 from bot.store.settings import NOTIFY_CHOICES
 
 NOTIFY_LABELS = {"mention": N_("a mention in the match's channel"), "dm": N_("a direct message (with a link)"),
@@ -53,35 +53,20 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
     store = services.settings
     guild = interaction.guild_id or 0
     async with acknowledged(interaction):
-        admin_change = any(v is not None for v in (threads, default_time, allow_channel, remove_channel, takebacks))
-        if admin_change and not _is_admin(interaction):
-            raise NotAllowed(T("Only members with the Manage Server permission can change the server's settings; "
-                               "nothing was changed."))
-        if away_allowance is not None and not _is_admin(interaction):
-            raise NotAllowed(T(wording.AWAY_ADMIN_ONLY))
-        check_personal(away, away_allowance, digest_hour, timezone)    # all refusals before any change
+        request = SettingsRequest(   # the values as Discord delivered them: the service checks every one
+            notify=notify, threads=threads, default_time=default_time,
+            allow_channel=allow_channel.id if allow_channel else None,
+            remove_channel=remove_channel.id if remove_channel else None, takebacks=takebacks, away=away,
+            away_allowance=away_allowance, digest_hour=digest_hour, timezone=timezone)
+        status = await services.settings_service.change(guild, interaction.user.id, request,
+                                                        admin=_is_admin(interaction))
         told = ""
-        if away is not None:      # first: it may still be refused (the allowance, not away), before anything changed
-            status = await services.away.set(guild, interaction.user.id, away)
+        if status is not None:
             for match_id in status.notified:     # the notices in the matches' channels, at once
                 await app(interaction).dispatcher.deliver_pending(match_id)
             told = _(wording.AWAY_SET).format(until=timestamp(status.until, "D"), matches=status.matches) \
                 if status.until else _(wording.AWAY_BACK)
-        if away_allowance is not None:
-            await services.away.set_allowance(guild, away_allowance)
-        if notify is not None and notify != "digest":
-            await store.set_notify(interaction.user.id, notify)
-        if notify == "digest" or digest_hour is not None or timezone is not None:
-            await services.digests.choose(interaction.user.id, on=True if notify == "digest" else None,
-                                          hour=digest_hour, timezone=timezone)
         server = await store.guild(guild)
-        if admin_change:
-            server = await store.update_guild(
-                guild, threads=None if threads is None else bool(threads),
-                default_time_per_move=None if default_time is None else default_time * 86400,
-                allow_channel=allow_channel.id if allow_channel else None,
-                remove_channel=remove_channel.id if remove_channel else None,
-                takebacks=None if takebacks is None else bool(takebacks))
         mine = await store.notify(interaction.user.id)
         notify_text, away_line, server_line = await away_and_digest_lines(interaction, mine)
         channels = ", ".join(f"<#{c}>" for c in sorted(server.channels)) or _("every channel")
@@ -134,18 +119,6 @@ def register(tree: app_commands.CommandTree) -> None:
 
 # ---- time away and the digest on /settings ----
 TIMEZONE_CHOICES = 25      # Discord shows at most 25 suggestions
-
-
-def check_personal(away: int | None, allowance: int | None, hour: int | None, zone: str | None) -> None:
-    """Refuse bad time-away days, allowance, digest hour or time zone before anything is changed."""
-    if away is not None:
-        Away.check_days(away)
-    if allowance is not None:
-        Away.check_allowance(allowance)
-    if hour is not None:
-        check_hour(hour)
-    if zone is not None:
-        check_zone(zone)
 
 
 async def away_and_digest_lines(interaction: discord.Interaction, mine: str) -> tuple[str, str, str]:

@@ -11,7 +11,7 @@ from bot import wording
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE
 from bot.discord.views import BumpButton, ChallengeButton, JoinButton, RematchButton, ResignButton, TextBoardButton
 from bot.i18n import _
-from bot.model import Match
+from bot.model import Match, shown_name
 from bot.store.rows import ParticipantRow
 
 BOARD_FILE = "board.png"
@@ -20,7 +20,7 @@ REPLAY_FILE = "replay.gif"
 
 def mention(p: ParticipantRow) -> str:
     """A ping for a person; the bot's own seats are named in bold instead."""
-    return f"**{p.name}**" if p.is_ai else f"<@{p.user_id}>"
+    return f"**{shown_name(p)}**" if p.is_ai else f"<@{p.user_id}>"
 
 
 def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
@@ -56,7 +56,7 @@ def board_embed(match: Match, text: str, *, ply: int | None = None, turns: int |
 def challenge_embed(match: Match) -> discord.Embed:
     open_table = wording.is_open_challenge(match)
     summary = (wording.open_challenge_summary if open_table else wording.challenge_summary)(match, mention)
-    lines = [summary, f"⏱ {match.time_label.capitalize()}."]
+    lines = [summary, f"⏱ {wording.first_upper(match.time_label)}."]
     if match.status == "challenge" and match.row.expires_at:
         lines.append(_("Expires {when} if not answered.").format(
             when=timestamp(datetime.fromisoformat(match.row.expires_at))))

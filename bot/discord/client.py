@@ -22,6 +22,7 @@ from bot.discord.views import DYNAMIC_ITEMS
 from bot.dispatcher import Dispatcher
 from bot.health import Readiness
 from bot.i18n import _, board_texts, speaking
+from bot.model import shown
 from bot.scheduler import Scheduler
 from bot.services import Services
 from bot.store import Database
@@ -32,8 +33,15 @@ log = logging.getLogger(__name__)
 
 class GameTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        """An unexpected failure: log it with the command, tell the user briefly, change nothing more."""
+        """An unexpected failure: log it with the command, tell the user briefly, change nothing more. An option
+        value Discord's own client never sends (a modified client's) is refused as such, without a traceback."""
         name = interaction.command.qualified_name if interaction.command else "?"
+        if isinstance(error, app_commands.TransformerError):
+            log.warning("command %s: an option value it cannot use (%s)", name, type(error.value).__name__)
+            with speaking(interaction.locale):
+                await tell(interaction, _("This command got a value it cannot use ({value}); nothing was changed. "
+                                          "Choose from what Discord offers.").format(value=shown(error.value)))
+            return
         log.exception("command %s failed", name, exc_info=error)
         with speaking(interaction.locale):
             await tell(interaction, _("Something went wrong on our side; nothing was changed. Please try again."))
@@ -190,5 +198,6 @@ def make_bot(config: Config, **options: Any) -> GameBot:
     and the conditional writes make each happen once ("shared background work"). So a process that is down
     delays nothing but the interactions of its own shards, and the bot searches spread over the processes.
     """
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False    # a board-game bot has no voice
     return ShardedGameBot(config, **options) if config.sharded else GameBot(config, **options)
 

@@ -8,7 +8,6 @@ players, a partner when it has teams, a variant choice when it has variants.
 from __future__ import annotations
 
 import inspect
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,12 +16,12 @@ import discord
 from discord import app_commands
 
 from bot import wording
-from bot.discord.cards import REPLAY_FILE, jump_url, resign_view, timestamp
+from bot.discord.cards import jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
 from bot.discord.records import add_analysis_commands
 from bot.discord.views import ChallengeToSelect
-from bot.i18n import N_, T, _, current, speaking
-from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people
+from bot.i18n import N_, T, _, speaking
+from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people, shown_name
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.play import MAX_SUBMISSION, quote
@@ -127,7 +126,7 @@ def build_game_group(game: Game) -> app_commands.Group:
 
     move.autocomplete("move")(_move_autocomplete(game))
     move.autocomplete("match")(_match_autocomplete(game))
-    board.autocomplete("match")(_match_autocomplete(game))
+    board.autocomplete("match")(_match_autocomplete(game, watch=True))
     resign.autocomplete("match")(_match_autocomplete(game))
     draw.autocomplete("match")(_match_autocomplete(game))
     takeback.autocomplete("match")(_match_autocomplete(game))
@@ -213,6 +212,7 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         parent_id = getattr(interaction.channel, "parent_id", None)
         async with acknowledged(interaction):
+            _check_members([*opponents, *([partner] if partner else [])], me)
             _check_can_see(opponents, me)
             people = [person(o) for o in opponents if o not in mine]
             if mine:   # challenging the bot itself: it takes that seat (or several, named once each)
@@ -236,6 +236,15 @@ def _add_challenge(group: app_commands.Group, game: Game) -> None:
 
     _add_generated(group, "challenge", f"Challenge someone to {game.title}", challenge, params, descriptions,
                    choices)
+
+
+def _check_members(users: list[discord.User | discord.Member], me: discord.ClientUser | None) -> None:
+    """Only members of the server play in it: Discord resolves a member to a ``Member``, anyone else (a user
+    who left, or an id sent by a modified client) to a plain ``User``. Refused before anything is posted."""
+    for user in users:
+        if not isinstance(user, discord.Member) and not (me is not None and user.id == me.id):
+            raise NotAllowed(T("{player} is not a member of this server, so they cannot play here. Challenge "
+                               "members of this server.", player=user.display_name))
 
 
 def _check_can_see(opponents: list[discord.User | discord.Member], me: discord.ClientUser | None) -> None:
@@ -310,24 +319,48 @@ def _note(text: str, current: str) -> app_commands.Choice[str]:
     return app_commands.Choice(name=text[:MAX_CHOICE_TEXT], value=(current or "?")[:MAX_CHOICE_TEXT])
 
 
-def _match_autocomplete(game: Game):
+def _match_autocomplete(game: Game, *, watch: bool = False):
+    """The match option's list: the caller's matches of the game in this channel; with ``watch`` (a read-only
+    command) then every running match of the game in the server, which anyone may look at."""
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        mine = await app(interaction).services.queries.matches_of(
-            interaction.user.id, guild_id=interaction.guild_id or 0, game=game.key,
-            channel_id=interaction.channel_id)
+        queries = app(interaction).services.queries
+        guild_id, user_id = interaction.guild_id or 0, interaction.user.id
+        matches = await queries.matches_of(user_id, guild_id=guild_id, game=game.key,
+                                           channel_id=interaction.channel_id)
+        if watch:
+            listed = {m.id for m in matches}
+            matches += [m for m in await queries.running(guild_id, game=game.key) if m.id not in listed]
         typed = current.strip().lstrip("#").lower()[:MAX_CHOICE_TEXT]
         out = []
-        for m in mine:
-            others = [p.name for p in m.seated if p.user_id != interaction.user.id]
-            who = m.to_move_user
-            with speaking(interaction.locale):
-                turn = _("your turn") if who and who.user_id == interaction.user.id \
-                    else _("{player} to move").format(player=who.name if who else "?")
-                label = _("vs {players} — {turn} (#{id})").format(players=", ".join(others), turn=turn, id=m.id)
-            if typed in label.lower():
-                out.append(app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=str(m.id)))
+        with speaking(interaction.locale):
+            for m in matches:
+                label = _match_label(m, user_id)
+                if typed in label.lower():
+                    out.append(app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=str(m.id)))
         return out[:MAX_CHOICES]
     return complete
+
+
+def _match_label(m: Match, user_id: int) -> str:
+    """'vs Bob — your turn (#12)' for the caller's own match, 'Ann vs Bob — Ann to move (#12)' for another's."""
+    who = m.to_move_user
+    turn = _("your turn") if who and who.user_id == user_id \
+        else _("{player} to move").format(player=shown_name(who) if who else "?")
+    if m.participant(user_id) is None:
+        return _("{players} — {turn} (#{id})").format(players=wording.sides(m), turn=turn, id=m.id)
+    others = [shown_name(p) for p in m.seated if p.user_id != user_id]
+    return _("vs {players} — {turn} (#{id})").format(players=", ".join(others), turn=turn, id=m.id)
+
+
+async def _server_match_autocomplete(interaction: discord.Interaction,
+                                     current: str) -> list[app_commands.Choice[str]]:
+    """Any running match of the server, of every game (for /replay and /match record, which anyone may use)."""
+    running = await app(interaction).services.queries.running(interaction.guild_id or 0)
+    typed = current.strip().lstrip("#").lower()[:MAX_CHOICE_TEXT]
+    with speaking(interaction.locale):
+        labels = [(wording.board_caption(m), m.id) for m in running]
+    return [app_commands.Choice(name=label[:MAX_CHOICE_TEXT], value=str(match_id))
+            for label, match_id in labels if typed in label.lower()][:MAX_CHOICES]
 
 
 @app_commands.command(name="matches", description="Active matches and open challenges in this server, across games")
@@ -403,13 +436,10 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
         match_id = parse_match_id(match)
         if match_id is None:
             raise NotAllowed(T("Name the match to replay, like #12."))
-        found, frames = await bot.services.queries.turns(match_id, guild_id=interaction.guild_id or 0)
-        gif = await bot.renders.replay(found.row.game, frames, found.names, language=current())
-        await interaction.followup.send(
-            _("{caption} — {turns}.").format(caption=wording.board_caption(found),
-                                             turns=wording.count(len(frames) - 1, "turn")), ephemeral=True,
-            file=discord.File(io.BytesIO(gif), filename=REPLAY_FILE,
-                              description=_("Replay of {caption}").format(caption=wording.board_caption(found))))
+        await bot.poster.replay_reply(interaction, match_id)
+
+
+replay_command.autocomplete("match")(_server_match_autocomplete)
 
 
 @app_commands.context_menu(name="Challenge to…")
@@ -417,6 +447,7 @@ async def replay_command(interaction: discord.Interaction, match: str) -> None:
 async def challenge_to_menu(interaction: discord.Interaction, member: discord.Member) -> None:
     """Right-click a member → Apps → "Challenge to…": a private menu of every game; picking one challenges them."""
     async with acknowledged(interaction):
+        _check_members([member], interaction.client.user)
         _check_can_see([member], interaction.client.user)
         view = discord.ui.View(timeout=None)
         view.add_item(ChallengeToSelect(member.id))
@@ -428,6 +459,7 @@ def register_commands(tree: app_commands.CommandTree) -> None:
     from bot.discord import admin, guide, records, standings
     guide.register(tree)
     records.register(admin.match_group)
+    records.record_command.autocomplete("match")(_server_match_autocomplete)
     tree.add_command(matches_command)
     tree.add_command(replay_command)
     tree.add_command(challenge_to_menu)

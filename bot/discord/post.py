@@ -5,12 +5,17 @@ the event loop, and posts. Every mention that must notify is in a newly created 
 notify nobody); the interaction that caused a change gets a private acknowledgement with a link. Posts carry
 the row's nonce, so a post repeated after a crash is answered by Discord with the first message instead of
 a second one.
+
+No attachment can cost the post that carries it: a finished match's replay is its own message after the
+result (a ``replay`` row, a follow-up of the result), drawn to fit the server's attachment limit, and a post
+whose attachment Discord refuses for its size is posted again without it, saying so (``send_fitting``).
 """
 
 from __future__ import annotations
 
 import io
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
@@ -31,7 +36,7 @@ from bot.discord.cards import (
 )
 from bot.discord.views import draw_view, takeback_view
 from bot.dispatcher import Delivered, PermanentFailure
-from bot.i18n import T, _, current, language_of, speaking
+from bot.i18n import N_, T, _, current, language_of, speaking
 from bot.model import Match, NotFound
 from bot.services import announce
 from bot.services.context import REPLY_TOKEN_LIFETIME, iso
@@ -45,10 +50,65 @@ log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080    # a week, the longest Discord allows
 DIGEST_MESSAGE = 2000        # characters of a digest DM (Discord's limit); further lines are left out
+DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024   # bytes per attachment a server without boosts accepts (Discord)
+REPLAY_CACHE_BYTES = 64 * 1024 * 1024         # finished matches' replays kept in memory per process (LRU)
+TOO_LARGE_CODE = 40005       # Discord's JSON error code for "Request entity too large" (HTTP 413)
+
+REPLAY_TOO_LONG = N_("The replay is too long to attach here; /replay #{id} gives a shortened one.")
+REPLAY_REFUSED = N_("The replay is too large for this server's attachment limit.")
+BOARD_TOO_LARGE = N_("The board image is too large to attach here; /{game} board shows it.")
+BOARD_PENDING = N_("The board is not posted yet; it follows in the channel.")
+BOARD_NOT_POSTED = N_("The board could not be posted; /{game} board posts it again.")
 
 
 def nonce(row: OutboxRow) -> str:
     return f"ob{row.id}"
+
+
+def too_large(exc: discord.HTTPException) -> bool:
+    """Whether Discord refused a request for the size of its attachments."""
+    return exc.status == 413 or exc.code == TOO_LARGE_CODE
+
+
+async def send_fitting(channel: Any, note: str, *, content: str | None, files: list[discord.File],
+                       embed: discord.Embed | None = None, **kwargs: Any) -> discord.Message:
+    """``channel.send`` with attachments; when Discord refuses them for their size, the same post without them
+    and with ``note`` (what is missing, and where to get it): an attachment never costs the post itself."""
+    try:
+        return await channel.send(content=content, embed=embed or discord.utils.MISSING, files=files, **kwargs)
+    except discord.HTTPException as exc:
+        if not too_large(exc):
+            raise
+        log.warning("attachments %s refused for their size: posting without them", [f.filename for f in files])
+    if embed is not None:
+        embed.set_image(url=None)
+    return await channel.send(content=f"{content}\n{note}" if content else note,
+                              embed=embed or discord.utils.MISSING, **kwargs)
+
+
+class ReplayCache:
+    """Replays of finished matches, drawn once: (match, language, byte budget) -> (GIF, turns), the least
+    recently used dropped beyond ``limit`` bytes. A finished match never changes, so an entry never goes stale."""
+
+    def __init__(self, limit: int = REPLAY_CACHE_BYTES):
+        self.limit = limit
+        self._items: OrderedDict[tuple[int, str, int], tuple[bytes, int]] = OrderedDict()
+        self._size = 0
+
+    def get(self, key: tuple[int, str, int]) -> tuple[bytes, int] | None:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[int, str, int], gif: bytes, turns: int) -> None:
+        if key in self._items or len(gif) > self.limit:
+            return
+        self._items[key] = (gif, turns)
+        self._size += len(gif)
+        while self._size > self.limit:
+            _key, (old, _turns) = self._items.popitem(last=False)
+            self._size -= len(old)
 
 
 def permanent(exc: discord.HTTPException) -> bool:
@@ -59,6 +119,7 @@ def permanent(exc: discord.HTTPException) -> bool:
 class Poster:
     def __init__(self, bot: GameBot):
         self.bot = bot
+        self.replays = ReplayCache()
 
     @property
     def services(self):
@@ -68,7 +129,8 @@ class Poster:
     async def deliver(self, row: OutboxRow) -> Delivered:
         handlers = {"board": self._board, "card": self._card, "reminder": self._reminder, "reply": self._reply,
                     "dm": self._dm, "bot_turn": self._bot_turn, "draw": self._draw,
-                    "takeback": self._takeback, "away": self._away, "digest": self._digest, "hint": self._hint}
+                    "takeback": self._takeback, "away": self._away, "digest": self._digest, "hint": self._hint,
+                    "replay": self._replay_post}
         try:
             with speaking(row.payload.get("language") or await self.server_language(row.match_id)):
                 return await handlers[row.kind](row)
@@ -124,10 +186,9 @@ class Poster:
         prefs = await self._prefs(self._concerned(match) if current else [])
         pinged = [u for u, how in prefs.items() if how == "mention"]
         files = [await self._render(match, state, previous, last_turn, turns=turns)]
-        if match.is_over and current and match.row.position is not None:   # the result carries the whole game
-            files.append(await self._replay(match))
         channel = self.bot.get_partial_messageable(channel_id, guild_id=match.row.guild_id)
-        message = await channel.send(
+        message = await send_fitting(
+            channel, _(BOARD_TOO_LARGE).format(game=match.row.game),
             content=" ".join(f"<@{u}>" for u in pinged) or None, embed=board_embed(match, text, ply=ply, turns=turns),
             files=files, view=board_view(match), nonce=nonce(row),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
@@ -140,6 +201,8 @@ class Poster:
             told = wording.result_text(match) if match.is_over else _("It is your move.")
             return f"{wording.board_caption(match)}\n{told}\n{link}"
         dms = [await self._dm_row(u, dm_text, note) for u, how in prefs.items() if how == "dm"]
+        if match.is_over and current and match.row.position is not None:   # then the whole game, on its own
+            dms.append(Announcement("replay", {"ply": ply}))
         return Delivered("sent", message.id, dms)
 
     async def _position_at(self, match: Match, ply: int, from_ply: int) -> tuple[State, State | None, list[str]]:
@@ -164,13 +227,46 @@ class Poster:
         return discord.File(io.BytesIO(png), filename=BOARD_FILE, description=wording.board_alt_text(
             match, state, last_turn, turns=turns))
 
-    async def _replay(self, match: Match) -> discord.File:
-        """The whole game as an animated GIF (Discord plays it inline)."""
-        _played, frames = await self.services.queries.turns(match.id, guild_id=match.row.guild_id)
-        gif = await self.bot.renders.replay(match.row.game, frames, match.names, language=current())
-        return discord.File(io.BytesIO(gif), filename=REPLAY_FILE,
-                            description=_("Replay of {caption}, {turns}").format(
-                                caption=wording.board_caption(match), turns=wording.count(len(frames) - 1, "turn")))
+    def attachment_limit(self, guild_id: int) -> int:
+        """The bytes an attachment may have in a server (its boosts raise it; Discord's least without one)."""
+        guild = self.bot.get_guild(guild_id)
+        return guild.filesize_limit if guild is not None else DEFAULT_ATTACHMENT_LIMIT
+
+    async def replay(self, match_id: int, guild_id: int, budget: int) -> tuple[Match, discord.File, int]:
+        """A match of the server as an animated GIF (Discord plays it inline) of at most ``budget`` bytes, in the
+        language of the moment; a finished match's is drawn once and kept (``ReplayCache``)."""
+        match = await self.services.queries.in_server(match_id, guild_id, position=False)
+        key = (match.id, current(), budget)
+        kept = self.replays.get(key)          # only finished matches are kept
+        if kept is None:
+            match, frames = await self.services.queries.turns(match_id, guild_id=guild_id)
+            gif = await self.bot.renders.replay(match.row.game, frames, match.names, language=current(), budget=budget)
+            kept = (gif, len(frames) - 1)
+            if match.is_over:
+                self.replays.put(key, *kept)
+        gif, turns = kept
+        return match, discord.File(io.BytesIO(gif), filename=REPLAY_FILE, description=_(
+            "Replay of {caption}, {turns}").format(caption=wording.board_caption(match),
+                                                    turns=wording.count(turns, "turn"))), turns
+
+    async def _replay_post(self, row: OutboxRow) -> Delivered:
+        """A finished match's whole game, in a message of its own after the result (which never waits for it)."""
+        match = await self.services.queries.get(row.match_id, position=False)
+        match, file, _turns = await self.replay(match.id, match.row.guild_id, self.attachment_limit(match.row.guild_id))
+        channel = self.bot.get_partial_messageable(match.row.channel_id, guild_id=match.row.guild_id)
+        message = await send_fitting(channel, _(REPLAY_TOO_LONG).format(id=match.id),
+                                     content=f"🎞️ {wording.board_caption(match)}",
+                                     files=[file], nonce=nonce(row), allowed_mentions=discord.AllowedMentions.none())
+        return Delivered("sent", message.id)
+
+    async def replay_reply(self, interaction: discord.Interaction, match_id: int) -> None:
+        """/replay: the animation privately, within the attachment limit this interaction states."""
+        guild_id = interaction.guild_id or 0
+        budget = interaction.filesize_limit or self.attachment_limit(guild_id)
+        found, file, turns = await self.replay(match_id, guild_id, budget)
+        text = _("{caption} — {turns}.").format(caption=wording.board_caption(found),
+                                                turns=wording.count(turns, "turn"))
+        await send_fitting(interaction.followup, _(REPLAY_REFUSED), content=text, files=[file], ephemeral=True)
 
     async def _thread_for(self, match: Match) -> int:
         """Where a starting match is played: a thread of its own from the card when the server asked for it."""
@@ -274,8 +370,12 @@ class Poster:
         """Complete a deferred interaction: its text, and a link to the board or card it caused."""
         p = row.payload
         match = await self.services.queries.get(row.match_id, position=False)
-        target = match.row.card_message_id if p.get("link") == "card" else match.row.board_message_id
         text = str(p.get("text") or "")
+        if p.get("link") == "card":
+            target = match.row.card_message_id
+        else:
+            target, missing = await self._board_for_reply(row, match)
+            text = f"{text}\n{missing}" if text and missing else text or missing
         if target:
             what = _("The challenge is posted: {link}") if p.get("link") == "card" else _("The board is posted: {link}")
             where = match.row.channel_id
@@ -285,6 +385,17 @@ class Poster:
         # '@original' names an interaction's own reply (Discord's webhook API); discord.py types ids as int
         await webhook.edit_message("@original", content=text or _("Done."))  # type: ignore[call-overload]
         return Delivered("sent")
+
+    async def _board_for_reply(self, row: OutboxRow, match: Match) -> tuple[int | None, str]:
+        """The board a reply links: the one posted for the change it confirms (its board row, written with it),
+        never a board the game has left behind. (None, why) while that board is not posted or was given up."""
+        before = await self.services.outbox.board_before(row.match_id, row.id)
+        if before is None:           # no board came with this change: the latest
+            return match.row.board_message_id, ""
+        delivered, message_id = before
+        if message_id:
+            return message_id, ""
+        return None, _(BOARD_NOT_POSTED).format(game=match.row.game) if delivered else _(BOARD_PENDING)
 
     async def _draw(self, row: OutboxRow) -> Delivered:
         """A draw offer (a new message pinging the other players, with the answer buttons) or its refusal."""

@@ -1,11 +1,13 @@
 """Game records and analysis on Discord: ``/match record``, ``/<game> analyze`` and ``/<game> hint``.
 
-All three answer privately. The format lives in ``bot.records``; the search runs in the AI pool
-(``AIPlayer.best_turns``), the board in the render pool; the interaction is acknowledged before any of it.
+All three answer privately; no analysis reaches a rated match in progress (``services.fairplay``). The format
+lives in ``bot.records``; the search runs in the AI pool (``AIPlayer.best_turns``), the board in the render pool;
+the interaction is acknowledged before any of it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import zlib
 from collections.abc import Awaitable, Callable, Sequence
@@ -52,7 +54,8 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
                           match_autocomplete: Callable[..., Any]) -> None:
     """``analyze`` and ``hint`` in a game's group (``find`` is the commands' way to the match a command means)."""
 
-    @group.command(name="analyze", description=f"The bot's three best turns in a {game.title} position (private)")
+    @group.command(name="analyze", description=f"The bot's best turns in a {game.title} position (private; "
+                   "none near a rated match in progress)")
     @app_commands.describe(code="A position code (every analysis and record shows them)",
                            record="A record file from /match record", turn="With a record: the position after "
                            "this turn (0 = the start; default the last)")
@@ -60,6 +63,7 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
                       record: discord.Attachment | None = None,
                       turn: app_commands.Range[int, 0, MAX_TURN_OPTION] | None = None) -> None:
         async with acknowledged(interaction):
+            app(interaction).services.submissions.take(interaction.user.id)   # before any work
             names: Sequence[str] | None = None
             previous: State | None = None
             last_turn: list[str] = []
@@ -81,17 +85,17 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
                     turn=len(rec.turns) if turn is None else turn, source=quote(record.filename[:SOURCE_NAME]))
             else:
                 raise BadInput(T(wording.ANALYZE_NEEDS_INPUT))
-            if await app(interaction).services.matches.in_rated_play(state.encode()):
-                raise NotAllowed(T(wording.ANALYZE_RATED_IN_PLAY))
+            await app(interaction).services.fairplay.check(state)
             text = await analysis(interaction, game, state, names, seed=zlib.crc32(state.encode().encode()))
             await show(interaction, _(wording.ANALYSIS_TITLE).format(game=game.title, where=where), text, state,
                        previous, last_turn, names)
 
-    @group.command(name="hint", description=f"The bot's three best turns for you (casual {game.title} matches only)")
+    @group.command(name="hint", description=f"The bot's best turns for you (casual {game.title} matches only)")
     @app_commands.describe(match="Which match, if you play several here")
     async def hint(interaction: discord.Interaction, match: str | None = None) -> None:
         bot = app(interaction)
         async with acknowledged(interaction):
+            bot.services.submissions.take(interaction.user.id)                # before any work
             found = await find(interaction, game, match, prefer_my_turn=True)
             bot.services.hints.check(found, interaction.user.id, guild_id=interaction.guild_id or 0)
             state = found.position
@@ -115,13 +119,14 @@ def decode(game: Game, code: str) -> State:
 
 
 async def read_record(attachment: discord.Attachment) -> records.GameRecord:
+    """The attached record, read and replayed in a thread (never on the event loop)."""
     if attachment.size > records.MAX_RECORD_BYTES:   # refused unread
         raise BadInput(T(wording.RECORD_TOO_LARGE, size=attachment.size, limit=records.MAX_RECORD_BYTES))
     try:
         data = await attachment.read()
     except discord.HTTPException:
         raise BadInput(T(wording.RECORD_DOWNLOAD_FAILED)) from None
-    return records.parse_bytes(data)
+    return await asyncio.to_thread(records.parse_bytes, data)   # the replay takes milliseconds per turn: off the loop
 
 
 async def analysis(interaction: discord.Interaction, game: Game, state: State, names: Sequence[str] | None, *,

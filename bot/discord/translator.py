@@ -30,8 +30,9 @@ class CatalogTranslator(app_commands.Translator):
 
 
 def translatable_descriptions(tree: app_commands.CommandTree) -> None:
-    """Make every option description reach the translator: discord.py keeps a description given as a plain
-    string (``@describe(x="…")``) out of translation, so each becomes a ``locale_str`` with the same text."""
+    """Make every option description and choice name reach the translator: discord.py keeps a description or a
+    choice name given as a plain string (``@describe(x="…")``, ``Choice(name="…")``) out of translation, so each
+    becomes a ``locale_str`` with the same text."""
     def walk(command: app_commands.Command | app_commands.Group | app_commands.ContextMenu) -> None:
         if isinstance(command, app_commands.Group):
             for sub in command.commands:
@@ -40,5 +41,14 @@ def translatable_descriptions(tree: app_commands.CommandTree) -> None:
             for param in command._params.values():     # the documented Parameter view is read-only
                 if not isinstance(param.description, app_commands.locale_str):
                     param.description = app_commands.locale_str(str(param.description))
+                if param.choices:       # discord.py's MISSING (no choices) is falsy
+                    param.choices = [translatable(choice) for choice in param.choices]
     for command in tree.get_commands():
         walk(command)
+
+
+def translatable(choice: app_commands.Choice) -> app_commands.Choice:
+    """A choice whose name the translator sees (the English name is the message id)."""
+    if isinstance(choice._locale_name, app_commands.locale_str):    # marked already
+        return choice
+    return app_commands.Choice(name=app_commands.locale_str(choice.name), value=choice.value)

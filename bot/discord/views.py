@@ -168,16 +168,17 @@ class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,19}):(?P
 
 
 class BumpButton(MatchButton, template=r"bp:(?P<id>\d{1,19})"):
-    """Re-post the board at the bottom of the channel (it may have scrolled away in a busy channel)."""
+    """Re-post the board at the bottom of the channel (it may have scrolled away in a busy channel): its players
+    and the server's managers, once per cooldown (``Bumps``)."""
 
     prefix, label, emoji = "bp", N_("Bump"), "⤵️"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = app(interaction)
         async with acknowledged(interaction):
-            match = await bot.services.queries.in_server(self.match_id, interaction.guild_id or 0)
-            if match.status != "active":
-                raise ServiceError(T("That match is over; nothing to bump."))
+            match = await bot.services.bumps.bump(self.match_id, interaction.user.id,
+                                                  guild_id=interaction.guild_id or 0,
+                                                  manager=interaction.permissions.manage_guild)
             await bot.poster.repost_board(interaction, match)
 
 

@@ -1,8 +1,9 @@
 """The match services, split by what they manage, over one store. Knows nothing of Discord.
 
 ``Services`` wires them: ``challenges`` (open, answer, start), ``play`` (turns, resignations, aborts),
-``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches). The Discord front end and the
-terminal both reach them through it.
+``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches), ``settings_service`` (one /settings
+command, one transaction), ``fairplay`` (what no analysis may look at). The Discord front end and the terminal
+both reach them through it.
 """
 
 from __future__ import annotations
@@ -11,14 +12,18 @@ import random
 
 from bot.events import Events
 from bot.services.away import Away
+from bot.services.bumps import Bumps
 from bot.services.challenges import Challenges
 from bot.services.clocks import Clocks
 from bot.services.context import Clock, Context, utcnow
 from bot.services.digests import Digests
 from bot.services.draws import Draws
+from bot.services.fairplay import FairPlay
 from bot.services.hints import Hints
 from bot.services.play import Play
 from bot.services.queries import Queries
+from bot.services.settings import Settings
+from bot.services.submissions import Submissions
 from bot.services.takebacks import Takebacks
 from bot.store.db import Database
 from bot.store.matches import MatchStore
@@ -40,6 +45,10 @@ class Services:
         self.away = Away(self.ctx)
         self.digests = Digests(self.ctx)
         self.hints = Hints(self.ctx)
+        self.settings_service = Settings(self.ctx, self.away, self.digests)
+        self.bumps = Bumps(self.ctx, self.queries)
+        self.fairplay = FairPlay(self.ctx)
+        self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
 
     @property
     def events(self) -> Events:

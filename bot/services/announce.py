@@ -6,7 +6,9 @@ Kinds, and what the dispatcher's deliverer does with each:
 - ``bot_turn``: the bot's seat is to move at ``ply``: search and submit its turn;
 - ``reminder``: remind the player to move at ``ply`` that the deadline is near;
 - ``reply``: complete the interaction that asked (its token lives 15 minutes);
-- ``dm``: a direct message to one player who chose them.
+- ``dm``: a direct message to one player who chose them;
+- ``replay``: a finished match's whole game as an animation, in its own message after the result (written by
+  the front end with the result's mark, so the result never waits for it nor fails with it).
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 
 from bot.i18n import T
-from bot.model import BadInput
+from bot.model import BadInput, shown
 from bot.services.context import Context, iso
+from bot.store.db import Tx
 from bot.store.rows import Announcement
 
 DEFAULT_DIGEST_HOUR = 8          # local time, when a player chooses the digest without an hour
@@ -24,25 +25,36 @@ DEFAULT_TIMEZONE = "UTC"
 DIGEST_BATCH = 200               # players handled per scheduler pass
 
 
+# Files of the zone database that are no place's time: the zone of a build machine ("Factory", whose
+# abbreviation is "-00"), this machine's own setting ("localtime", different on every host) and a POSIX default.
+NOT_TIME_ZONES = frozenset({"Factory", "localtime", "posixrules"})
+
+
 @lru_cache(maxsize=1)
 def time_zones() -> frozenset[str]:
-    return frozenset(zoneinfo.available_timezones())
+    """The IANA time zone names a player may choose."""
+    return frozenset(zoneinfo.available_timezones() - NOT_TIME_ZONES)
 
 
-def check_hour(hour: int) -> None:
-    if not 0 <= hour <= 23:
-        raise BadInput(T("The digest hour is a whole hour from 0 to 23, not {hour}. Nothing was changed.", hour=hour))
+@lru_cache(maxsize=1)
+def _zones_by_folded_name() -> dict[str, str]:
+    return {zone.casefold(): zone for zone in time_zones()}
 
 
-def check_zone(zone: str) -> str:
-    name = zone.strip()
-    if name.upper() == "UTC":
-        return "UTC"
-    if name not in time_zones():
-        shown = name if len(name) <= 40 else name[:40] + "…"
+def check_hour(hour: object) -> int:
+    if type(hour) is not int or not 0 <= hour <= 23:
+        raise BadInput(T("The digest hour is a whole hour from 0 to 23, not {hour}. Nothing was changed.",
+                         hour=shown(hour)))
+    return hour
+
+
+def check_zone(zone: object) -> str:
+    """The IANA name of a time zone, spelled as IANA spells it ('europe/berlin' is Europe/Berlin)."""
+    found = _zones_by_folded_name().get(zone.strip().casefold()) if isinstance(zone, str) else None
+    if found is None:
         raise BadInput(T("{zone} is not a time zone I know — choose one from the list, like Europe/Berlin or "
-                         "America/New_York. Nothing was changed.", zone=repr(shown)))
-    return name
+                         "America/New_York. Nothing was changed.", zone=repr(shown(zone))))
+    return found
 
 
 def next_at(now: datetime, hour: int, zone: str) -> datetime:
@@ -75,21 +87,31 @@ class Digests:
 
     async def choose(self, user_id: int, *, on: bool | None, hour: int | None, timezone: str | None) -> DigestChoice:
         """Turn the digest on (``on``), or change its hour or zone (kept for later if it is off)."""
+        async with self.ctx.db.transaction() as tx:
+            choice = await self.choose_in(tx, user_id, on=on, hour=hour, timezone=timezone)
+        self.announce(choice)
+        return choice
+
+    async def choose_in(self, tx: Tx, user_id: int, *, on: bool | None, hour: int | None,
+                        timezone: str | None) -> DigestChoice:
+        """``choose`` in the caller's transaction; the caller calls ``announce`` once it is committed."""
         if hour is not None:
             check_hour(hour)
         zone = check_zone(timezone) if timezone is not None else None
-        async with self.ctx.db.transaction() as tx:
-            row = await self.ctx.digests.read(tx, user_id)
-            new_hour = hour if hour is not None else row.hour if row else DEFAULT_DIGEST_HOUR
-            new_zone = zone or (row.timezone if row else DEFAULT_TIMEZONE)
-            active = on if on is not None else bool(row and row.next_at)
-            due = next_at(self.ctx.clock(), new_hour, new_zone) if active else None
-            if on:
-                await self.ctx.settings.write_notify(tx, user_id, "digest")
-            await self.ctx.digests.save(tx, user_id, new_hour, new_zone, iso(due) if due else None)
-        if due is not None:
-            self.ctx.events.deadline_set.emit(due)
+        row = await self.ctx.digests.read(tx, user_id)
+        new_hour = hour if hour is not None else row.hour if row else DEFAULT_DIGEST_HOUR
+        new_zone = zone or (row.timezone if row else DEFAULT_TIMEZONE)
+        active = on if on is not None else bool(row and row.next_at)
+        due = next_at(self.ctx.clock(), new_hour, new_zone) if active else None
+        if on:
+            await self.ctx.settings.write_notify(tx, user_id, "digest")
+        await self.ctx.digests.save(tx, user_id, new_hour, new_zone, iso(due) if due else None)
         return DigestChoice(new_hour, new_zone, due)
+
+    def announce(self, choice: DigestChoice) -> None:
+        """Wake the scheduler for a committed choice."""
+        if choice.next_at is not None:
+            self.ctx.events.deadline_set.emit(choice.next_at)
 
     async def due(self) -> list[int]:
         return await self.ctx.digests.due(self.ctx.now(), DIGEST_BATCH)

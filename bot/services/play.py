@@ -116,7 +116,7 @@ class Play:
 
     async def abort(self, match_id: int, actor_id: int, *, guild_id: int, reason: str = "") -> Match:
         """An admin stops a stuck match: no result, no rating change; the action is logged in the record."""
-        match = await self.queries.get(match_id, position=False)
+        match = await self.queries.in_server(match_id, guild_id, position=False)   # another server's: as missing
         check_active(match, guild_id)
         reason = " ".join(reason.split())[:200]
         result = Result("aborted", (), (), "aborted", facts={"reason": reason, "admin": actor_id})
@@ -127,21 +127,30 @@ class Play:
         """End an active match without a move, with its rating and announcements, in one transaction."""
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
-            if deadline_before is not None:   # a time-out: only if the deadline is still the one that passed
-                row = await tx.fetchone("SELECT deadline_at FROM matches WHERE id = ?", (match.id,))
-                if row is None or row[0] is None or row[0] > deadline_before:
-                    raise StalePosition(T("The match moved on in the meantime."))
-            if not await self.ctx.matches.finish(tx, match.id, result, now=now, expected_ply=match.ply):
-                raise StalePosition(T("The position changed in the meantime; try again."))
-            if event is not None:
-                actor, action, detail = event
-                await self.ctx.matches.log_event(tx, match.id, now=now, actor_id=actor, action=action,
-                                                 detail=detail)
-            new = await self._settle(tx, match.id, result)
-            new.state, new.previous, new.last_turn = match.state, match.previous, match.last_turn
-            await self.ctx.outbox.add(tx, match.id, [announce.board(new, "result")], now=now)
-        self._after(new)
+            # a time-out (``deadline_before``) ends it only if the deadline is still one that passed, checked
+            # by the write itself: a read first would not see a time-away that commits while the write waits
+            new = await self.end_in(tx, match, result, event=event, now=now, deadline_before=deadline_before)
+        self.ended(new)
         return new
+
+    async def end_in(self, tx: Tx, match: Match, result: Result, *, event: tuple[int | None, str, str] | None,
+                     now: str, deadline_before: str | None = None) -> Match:
+        """``end``'s writes in the caller's transaction (an accepted draw ends in the transaction that decides
+        it); call ``ended`` once it commits."""
+        if not await self.ctx.matches.finish(tx, match.id, result, now=now, expected_ply=match.ply,
+                                             deadline_before=deadline_before):
+            raise StalePosition(T("The position changed in the meantime; try again."))
+        if event is not None:
+            actor, action, detail = event
+            await self.ctx.matches.log_event(tx, match.id, now=now, actor_id=actor, action=action, detail=detail)
+        new = await self._settle(tx, match.id, result)
+        new.state, new.previous, new.last_turn = match.state, match.previous, match.last_turn
+        await self.ctx.outbox.add(tx, match.id, [announce.board(new, "result")], now=now)
+        return new
+
+    def ended(self, match: Match) -> None:
+        """After an ending's transaction committed: caches, timers and the dispatcher learn of it."""
+        self._after(match)
 
     # ---- internals ---------------------------------------------------------------------------------------------
     async def _settle(self, tx: Tx, match_id: int, result: Result | None) -> Match:

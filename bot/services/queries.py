@@ -12,6 +12,7 @@ from engines import GAMES, State
 
 MAX_MATCH_ID = 2**63 - 1        # SQLite's integer range
 OPEN_SEATS_LISTED = 10          # open challenges /matches lists for others to join (oldest first)
+WATCHABLE_LISTED = 100          # running matches of a server read for a spectator's match list (newest first)
 
 
 def parse_match_id(raw: str | None) -> int | None:
@@ -47,11 +48,22 @@ class Queries:
         return match
 
     async def in_server(self, match_id: int, guild_id: int, *, position: bool = True) -> Match:
-        """A match of this server (a match of another server is refused as if it did not exist)."""
-        match = await self.get(match_id, position=position)
-        if match.row.guild_id != guild_id:
+        """A match of this server. A match of another server gets the very answer a missing one gets, before its
+        position is read, so nobody learns another server's match numbers."""
+        match = await self._of_server(match_id, guild_id)
+        if match is None:
             raise NotFound(T("There is no match #{id} in this server.", id=match_id))
+        if position:
+            await self.attach_position(match)
         return match
+
+    async def _of_server(self, match_id: int, guild_id: int) -> Match | None:
+        """Match ``match_id`` without its position, or None when it is missing or of another server."""
+        try:
+            match = await self.get(match_id, position=False)
+        except NotFound:
+            return None
+        return match if match.row.guild_id == guild_id else None
 
     async def attach_position(self, match: Match) -> None:
         row = match.row
@@ -87,19 +99,28 @@ class Queries:
         """Open challenges of a server with seats anyone may still take, oldest first."""
         return await self.many(await self.ctx.matches.open_seat_ids(guild_id, limit))
 
+    async def running(self, guild_id: int, *, game: str | None = None, channel_id: int | None = None,
+                      limit: int = WATCHABLE_LISTED) -> list[Match]:
+        """Running matches of a server (of a game, in a channel), newest first, without positions: read-only,
+        for anyone who wants to watch."""
+        return await self.many(await self.ctx.matches.running_ids(guild_id, game=game, channel_id=channel_id,
+                                                                  limit=limit))
+
     async def find_match(self, game: str, user_id: int, *, guild_id: int, channel_id: int,
                          match_id: int | None = None, prefer_my_turn: bool = False, watch: bool = False) -> Match:
         """The match a command means: the one named, or the caller's only active one in this channel.
 
         One rule for every command: a match is played in its own channel (or thread). Named from elsewhere,
         or looked for where the caller has none, the answer says where the caller's matches are. With ``watch``
-        (looking, not acting) any started match of the server may be named, by anyone, from anywhere.
+        (looking, not acting) any started match of the server may be named, by anyone, from anywhere, and
+        without a name a caller who plays none here watches the match running in this channel.
         """
         title = GAMES[game].title
         if match_id is not None:
-            match = await self.get(match_id)
-            if match.row.guild_id != guild_id or match.row.game != game:
+            match = await self._of_server(match_id, guild_id)   # missing or elsewhere: one answer
+            if match is None or match.row.game != game:
                 raise NotFound(T("There is no {game} match #{id} in this server.", game=title, id=match_id))
+            await self.attach_position(match)
             if watch and match.state is not None and match.participant(user_id) is None:
                 return match           # a spectator looks from anywhere; players act where the match lives
             if match.participant(user_id) is None:
@@ -117,6 +138,12 @@ class Queries:
         if len(here) > 1:
             raise NotFound(T("You have {n} active {game} matches in this channel; "
                              "pick one with the match option.", n=len(here), game=title))
+        if not here and watch:      # a spectator: the match running in this channel, if there is just one
+            running = await self.running(guild_id, game=game, channel_id=channel_id, limit=2)
+            if len(running) > 1:
+                raise NotFound(T("Several {game} matches run in this channel; pick one with the match option.",
+                                 game=title))
+            here = running
         if not here:
             elsewhere = ", ".join(f"#{m.id} in <#{m.row.channel_id}>" for m in mine[:5])
             raise NotFound(T("You have no active {game} match in this channel. Yours: {elsewhere}.", game=title,

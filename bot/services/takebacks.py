@@ -8,24 +8,25 @@ so it is the requester's move again.
 
 Rated matches (a time per move) refuse takebacks unless the server allows them (``/settings takebacks``).
 
-A request belongs to the position it was made in (``matches.takeback_ply``): any move lets it lapse. The last
-acceptance undoes the turn in one transaction: the undone rows stay in the log, marked with the takeback's
-event in the match record, the match advances one ply (every older button, cache and guard is stale), the
-clock of the player to move restarts, and the board is posted again pinging them.
+A request is a proposal (``services.proposals``) made in one position: any move lets it lapse. The last
+acceptance undoes the turn in the transaction that decides the request: the undone rows stay in the log,
+marked with the takeback's event in the match record, the match advances one ply (every older button, cache
+and guard is stale), the clock of the player to move restarts, and the board is posted again pinging them.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from bot.i18n import T
 from bot.model import Match, NotAllowed, StalePosition
 from bot.services import announce
-from bot.services.context import Context
-from bot.services.play import Play, check_active
-from bot.services.queries import Queries
+from bot.services.play import check_active
+from bot.services.proposals import Proposals, ProposalTexts
+from bot.store.db import Tx
 from bot.store.matches import Undo
-from bot.store.rows import Announcement, MoveRow
+from bot.store.rows import MoveRow
 from engines import GAMES
 
 TAKEBACK_ONLY_LAST_TURN = True   # only the requester's latest turn, and only until another person moves
@@ -43,11 +44,14 @@ def runs(moves: list[MoveRow]) -> list[list[MoveRow]]:
     return out
 
 
-class Takebacks:
-    def __init__(self, ctx: Context, queries: Queries, play: Play):
-        self.ctx = ctx
-        self.queries = queries
-        self.play = play
+class Takebacks(Proposals[Undo]):
+    kind, opened, proposer_key = "takeback", "request", "requester"
+    texts = ProposalTexts(
+        only_players=T("Only the players of this match can answer a takeback request."),
+        own=T("You asked for this takeback; the others answer it."),
+        moved_on=T("That takeback request is no longer open: the position has moved on."),
+        closed=T("That takeback request is no longer open."),
+        again=T("You have already accepted this takeback request."))
 
     async def request(self, match_id: int, user_id: int, *, guild_id: int) -> Match:
         """Ask to undo one's last turn; against the bot alone it is undone at once."""
@@ -56,54 +60,33 @@ class Takebacks:
         await self._undoable(match, user_id)
         if match.row.takeback_ply == match.ply:
             raise StalePosition(T("A takeback request is already open in this position."))
-        if not self._answerers(match, user_id):
-            return await self._undo(match, user_id, agreed=(user_id,), requested=False)
-        now = self.ctx.now()
-        async with self.ctx.db.transaction() as tx:
-            if not await self.ctx.matches.request_takeback(tx, match.id, ply=match.ply, user_id=user_id):
-                raise StalePosition(T("The position changed in the meantime; look at the board again."))
-            await self.ctx.outbox.add(tx, match.id, [Announcement("takeback", {"event": "request", "ply": match.ply,
-                                                                               "by": user_id})], now=now)
-            match = Match(*await self.ctx.matches.read(tx, match.id))
-        self.ctx.events.announcements.emit(match.id)
-        return match
+        if not self.must_agree(match, user_id):
+            return await self._undo_now(match, user_id)
+        return await self.make(match, user_id)
 
-    async def answer(self, match_id: int, user_id: int, *, guild_id: int, ply: int, accept: bool) -> Match:
-        """Accept or decline the request made at ``ply``; the last acceptance undoes the turn."""
-        match = await self.queries.get(match_id, position=False)
-        check_active(match, guild_id)
-        if match.seat_of(user_id) is None:
-            raise NotAllowed(T("Only the players of this match can answer a takeback request."))
-        if match.row.takeback_ply != ply or match.ply != ply:
-            raise StalePosition(T("That takeback request is no longer open: the position has moved on."))
-        requester = match.row.takeback_accepted[0] if match.row.takeback_accepted else None
-        if requester == user_id:
-            raise NotAllowed(T("You asked for this takeback; the others answer it."))
-        now = self.ctx.now()
-        if not accept:
-            async with self.ctx.db.transaction() as tx:
-                if not await self.ctx.matches.withdraw_takeback(tx, match.id, ply=ply):
-                    raise StalePosition(T("That takeback request is no longer open."))
-                await self.ctx.outbox.add(tx, match.id, [Announcement(
-                    "takeback", {"event": "declined", "ply": ply, "by": user_id, "requester": requester})], now=now)
-                match = Match(*await self.ctx.matches.read(tx, match.id))
-            self.ctx.events.announcements.emit(match.id)
-            return match
-        async with self.ctx.db.transaction() as tx:
-            agreed = await self.ctx.matches.agree_to_takeback(tx, match.id, ply=ply, user_id=user_id)
-            if agreed is None:
-                raise StalePosition(T("That takeback request is no longer open."))
-        assert requester is not None
-        if not self._answerers(match, requester) <= set(agreed):
-            return await self.queries.get(match.id, position=False)
-        return await self._undo(match, requester, agreed=agreed)
+    @staticmethod
+    def pending(match: Match) -> tuple[int | None, tuple[int, ...]]:
+        return match.row.takeback_ply, match.row.takeback_accepted
+
+    def must_agree(self, match: Match, proposer: int) -> set[int]:
+        """Every other person seated (the bot's seats agree at once)."""
+        return {p.user_id for p in match.seated if p.user_id != proposer and not p.is_ai}
+
+    async def prepare(self, match: Match, proposer: int) -> Undo:
+        return await self._plan(match, proposer)
+
+    async def act(self, tx: Tx, match: Match, plan: Undo, agreed: tuple[int, ...], now: str) -> Match:
+        detail = json.dumps({"by": plan.actor_id, "accepted": [u for u in agreed if u != plan.actor_id],
+                             "plies": list(plan.plies)}, sort_keys=True)
+        return await self._undo_in(tx, match, replace(plan, detail=detail), now)
+
+    async def acted(self, match: Match) -> None:
+        self.ctx.positions.forget(match.id)
+        await self.queries.attach_position(match)
+        self.ctx.events.deadline_set.emit(match.next_timer)
+        self.ctx.events.announcements.emit(match.id)
 
     # ---- internals ---------------------------------------------------------------------------------------------
-    @staticmethod
-    def _answerers(match: Match, requester: int) -> set[int]:
-        """Who must accept: every other person seated (the bot's seats agree at once)."""
-        return {p.user_id for p in match.seated if p.user_id != requester and not p.is_ai}
-
     async def _undoable(self, match: Match, user_id: int) -> tuple[list[MoveRow], list[MoveRow]]:
         """(the moves that stay, the moves a takeback by ``user_id`` would undo), or a refusal saying why not."""
         seat = match.seat_of(user_id)
@@ -128,8 +111,8 @@ class Takebacks:
         kept = [mv for turn in turns[:last] for mv in turn]
         return kept, [mv for turn in turns[last:] for mv in turn]
 
-    async def _undo(self, match: Match, requester: int, *, agreed: tuple[int, ...], requested: bool = True) -> Match:
-        """Undo the requester's last turn (and the bot's replies after it) in one transaction."""
+    async def _plan(self, match: Match, requester: int) -> Undo:
+        """Where the match stands once the requester's last turn (and the bot's replies after it) is undone."""
         kept, undone = await self._undoable(match, requester)
         row = match.row
         game = GAMES[row.game]
@@ -142,24 +125,27 @@ class Takebacks:
             state = game.decode(kept[-1].position) if kept else fresh
         remaining = runs(kept)
         undone_turns = len(runs(undone)) - (1 if row.to_move == undone[-1].seat else 0)
-        detail = json.dumps({"by": requester, "accepted": [u for u in agreed if u != requester],
-                             "plies": [mv.ply for mv in undone]}, sort_keys=True)
-        undo = Undo(plies=[mv.ply for mv in undone], position=state.encode(), to_move=state.to_move,
+        detail = json.dumps({"by": requester, "accepted": [], "plies": [mv.ply for mv in undone]}, sort_keys=True)
+        return Undo(plies=[mv.ply for mv in undone], position=state.encode(), to_move=state.to_move,
                     clock=self.ctx.turn_clock(row), whole_turns=undone_turns,
                     turn_start_ply=remaining[-2][-1].ply if len(remaining) > 1 else 0,
                     last_seat=remaining[-1][0].seat if remaining else None, actor_id=requester, detail=detail)
-        now = self.ctx.now()
+
+    async def _undo_now(self, match: Match, requester: int) -> Match:
+        """Against the bot alone: undone at once, in one transaction, without a request."""
+        plan = await self._plan(match, requester)
         async with self.ctx.db.transaction() as tx:
-            if not await self.ctx.matches.take_back(tx, match.id, expected_ply=match.ply, undo=undo, now=now,
-                                                    requested=requested):
-                raise StalePosition(T("The position changed in the meantime; look at the board again."))
-            await self.ctx.away.defer_new_clock(tx, match.id, now)   # the turn goes back to someone maybe away
-            new = Match(*await self.ctx.matches.read(tx, match.id))
-            await self.ctx.outbox.add(tx, match.id, [announce.board(new, "takeback", by=requester,
-                                                                    undone=len(undone), from_ply=undo.turn_start_ply),
-                                                     *announce.bot_turn(new)], now=now)
-        self.ctx.positions.forget(match.id)
-        await self.queries.attach_position(new)
-        self.ctx.events.deadline_set.emit(new.next_timer)
-        self.ctx.events.announcements.emit(new.id)
+            new = await self._undo_in(tx, match, plan, self.ctx.now())
+        await self.acted(new)
+        return new
+
+    async def _undo_in(self, tx: Tx, match: Match, undo: Undo, now: str) -> Match:
+        """Undo in the caller's transaction: the log marks, the clock, the announcements; the match after it."""
+        if not await self.ctx.matches.take_back(tx, match.id, expected_ply=match.ply, undo=undo, now=now):
+            raise StalePosition(T("The position changed in the meantime; look at the board again."))
+        await self.ctx.away.defer_new_clock(tx, match.id, now)   # the turn goes back to someone maybe away
+        new = Match(*await self.ctx.matches.read(tx, match.id))
+        await self.ctx.outbox.add(tx, match.id, [announce.board(new, "takeback", by=undo.actor_id,
+                                                                undone=len(undo.plies), from_ply=undo.turn_start_ply),
+                                                 *announce.bot_turn(new)], now=now)
         return new

@@ -38,11 +38,10 @@ class AwayStore:
         row = await tx.fetchone("SELECT away_allowance_days FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return None if row is None else row[0]
 
-    async def set_allowance(self, guild_id: int, days: int) -> None:
-        async with self.db.transaction() as tx:
-            await tx.execute("INSERT INTO guild_settings (guild_id, away_allowance_days) VALUES (?, ?)"
-                             " ON CONFLICT (guild_id) DO UPDATE SET away_allowance_days = excluded.away_allowance_days",
-                             (guild_id, days))
+    async def write_allowance(self, tx: Tx, guild_id: int, days: int) -> None:
+        await tx.execute("INSERT INTO guild_settings (guild_id, away_allowance_days) VALUES (?, ?)"
+                         " ON CONFLICT (guild_id) DO UPDATE SET away_allowance_days = excluded.away_allowance_days",
+                         (guild_id, days))
 
     async def current(self, tx: Tx, guild_id: int, user_id: int, now: str) -> AwayPeriod | None:
         row = await tx.fetchone("SELECT id, starts_at, ends_at FROM away_periods WHERE guild_id = ? AND user_id = ?"

@@ -1,4 +1,5 @@
-"""The matches repository: matches, their participants, the move log and the match record of events.
+"""The matches repository: matches, their participants, the move log, the match record of events and the
+proposals every other player must accept (draw offers, takebacks: ``proposals`` and ``proposal_agreements``).
 
 Writes take the caller's transaction (``Tx``), so a service decides and writes everything a change
 causes — the move, the result, the ratings, the announcements — in one transaction. Every write that
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.store import archive
 from bot.store.db import Database, Tx
@@ -19,9 +20,6 @@ from bot.store.rows import MatchRow, MoveRow, ParticipantRow, Result, Start, Tur
 ARCHIVES_CACHED = 32     # archived logs kept decoded and replayed (a replay GIF, a record and a board read one)
 # a moves row, and the two columns of an archive row its reads are united with (see MatchStore._log)
 LOG_COLUMNS = "ply, turn, seat, move, position, played_at, undone_by, NULL, NULL"
-# The columns of a proposal every other player must accept: (the ply it was made at, who agrees so far).
-_DRAW = ("draw_offer_ply", "draw_accepted")
-_TAKEBACK = ("takeback_ply", "takeback_accepted")
 
 PARTICIPANT_COLUMNS = "user_id, name, invited_order, team, accepted, seat, preset_seat, ai_level, joined"
 
@@ -50,6 +48,14 @@ class Undo:
     last_seat: int | None
     actor_id: int
     detail: str                       # the match record's line (JSON: who asked, who accepted, which plies)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Who agrees to a proposal after one more agreed (the proposer first); ``new`` is False when that person had
+    agreed already (the key of proposal_agreements refused the second row)."""
+    agreed: tuple[int, ...]
+    new: bool
 
 
 def _participant(r) -> ParticipantRow:
@@ -125,11 +131,11 @@ class MatchStore:
             params += [turn.clock.deadline_at, turn.clock.remind_at]
         changed = await tx.execute(
             "UPDATE matches SET ply = ?, turn = turn + 1, position = ?, to_move = ?, whole_turns = whole_turns + ?,"
-            f" turn_start_ply = ?, last_seat = ?, draw_offer_ply = NULL, draw_accepted = NULL{clock}"
-            " WHERE id = ? AND ply = ? AND status = 'active'",
+            f" turn_start_ply = ?, last_seat = ?{clock} WHERE id = ? AND ply = ? AND status = 'active'",
             (*params, match_id, expected_ply))
         if changed != 1:
             return False
+        await self._lapse(tx, match_id, now=now)     # a move lets every open proposal lapse
         number = await tx.fetchone("SELECT turn FROM matches WHERE id = ?", (match_id,))
         assert number is not None
         await tx.executemany(
@@ -138,86 +144,109 @@ class MatchStore:
         return True
 
     async def finish(self, tx: Tx, match_id: int, result: Result, *, now: str,
-                     expected_ply: int | None = None) -> bool:
-        """End an active match (after its last move, or by resignation, time-out, abort)."""
+                     expected_ply: int | None = None, deadline_before: str | None = None) -> bool:
+        """End an active match (after its last move, or by resignation, time-out, abort); with ``expected_ply``
+        only if it still stands there, with ``deadline_before`` (a time-out) only if its deadline has not moved
+        past that moment (a time-away shifts deadlines without a move: it may commit while this waits)."""
         guard = "" if expected_ply is None else " AND ply = ?"
-        params = () if expected_ply is None else (expected_ply,)
+        params: tuple = () if expected_ply is None else (expected_ply,)
+        if deadline_before is not None:
+            guard += " AND deadline_at <= ?"
+            params += (deadline_before,)
         changed = await tx.execute(
             "UPDATE matches SET status = ?, to_move = NULL, winners = ?, ranks = ?, termination = ?, outcome = ?,"
             " finished_at = ?, deadline_at = NULL, remind_at = NULL WHERE id = ? AND status = 'active'" + guard,
             (result.status, ",".join(map(str, result.winners)), ",".join(map(str, result.ranks)), result.termination,
              result.outcome_json(), now, match_id, *params))
-        return changed == 1
-
-    async def offer_draw(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> bool:
-        """Open a draw offer at ``ply``; False if the match moved on or an offer is open."""
-        changed = await tx.execute(
-            "UPDATE matches SET draw_offer_ply = ?, draw_accepted = ? WHERE id = ? AND ply = ? AND status = 'active'"
-            " AND draw_offer_ply IS NULL", (ply, str(user_id), match_id, ply))
-        return changed == 1
-
-    async def agree_to_draw(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> tuple[int, ...] | None:
-        """Add ``user_id`` to those who agree to the offer made at ``ply``; everyone who agrees, or None if that
-        offer is no longer open."""
-        return await self._agree(tx, _DRAW, match_id, ply=ply, user_id=user_id)
-
-    async def withdraw_draw(self, tx: Tx, match_id: int, *, ply: int) -> bool:
-        return await self._withdraw(tx, _DRAW, match_id, ply=ply)
-
-    async def request_takeback(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> bool:
-        """Open a takeback request at ``ply``; False if the match moved on or a request is open in this position."""
-        changed = await tx.execute(
-            "UPDATE matches SET takeback_ply = ?, takeback_accepted = ? WHERE id = ? AND ply = ? AND status = 'active'"
-            " AND (takeback_ply IS NULL OR takeback_ply <> ?)", (ply, str(user_id), match_id, ply, ply))
-        return changed == 1
-
-    async def agree_to_takeback(self, tx: Tx, match_id: int, *, ply: int, user_id: int) -> tuple[int, ...] | None:
-        """Add ``user_id`` to those who agree to the request made at ``ply``; everyone who agrees, or None if that
-        request is no longer open."""
-        return await self._agree(tx, _TAKEBACK, match_id, ply=ply, user_id=user_id)
-
-    async def withdraw_takeback(self, tx: Tx, match_id: int, *, ply: int) -> bool:
-        return await self._withdraw(tx, _TAKEBACK, match_id, ply=ply)
-
-    async def _agree(self, tx: Tx, proposal: tuple[str, str], match_id: int, *, ply: int,
-                     user_id: int) -> tuple[int, ...] | None:
-        """A proposal (its ply and agreement columns) made at ``ply``: add ``user_id`` to who agrees."""
-        at, agreed_by = proposal
-        await tx.lock_match(match_id)       # two acceptances at once must not lose one another
-        row = await tx.fetchone(f"SELECT {agreed_by} FROM matches WHERE id = ? AND ply = ? AND {at} = ?"
-                                " AND status = 'active'", (match_id, ply, ply))
-        if row is None:
-            return None
-        agreed = tuple(int(x) for x in (row[0] or "").split(",") if x)
-        if user_id not in agreed:
-            agreed = (*agreed, user_id)
-            await tx.execute(f"UPDATE matches SET {agreed_by} = ? WHERE id = ?", (",".join(map(str, agreed)),
-                                                                                  match_id))
-        return agreed
-
-    async def _withdraw(self, tx: Tx, proposal: tuple[str, str], match_id: int, *, ply: int) -> bool:
-        at, agreed_by = proposal
-        changed = await tx.execute(f"UPDATE matches SET {at} = NULL, {agreed_by} = NULL WHERE id = ?"
-                                   f" AND {at} = ? AND ply = ?", (match_id, ply, ply))
-        return changed == 1
-
-    async def take_back(self, tx: Tx, match_id: int, *, expected_ply: int, undo: Undo, now: str,
-                        requested: bool = True) -> bool:
-        """Undo ``undo.plies`` if the match is still active at ``expected_ply`` (and, when ``requested``, the
-        request made there is still open — a decline after the last acceptance withdraws it): the rows stay,
-        marked with the takeback's event; the match advances one ply (so every button, cache and guard of the
-        old position is stale) and stands where ``undo`` says."""
-        still_open = " AND takeback_ply = ?" if requested else ""
-        changed = await tx.execute(
-            "UPDATE matches SET ply = ply + 1, position = ?, to_move = ?, whole_turns = whole_turns - ?,"
-            " turn_start_ply = ?, last_seat = ?, deadline_at = ?, remind_at = ?, draw_offer_ply = NULL,"
-            " draw_accepted = NULL, takeback_ply = NULL, takeback_accepted = NULL"
-            f" WHERE id = ? AND ply = ? AND status = 'active'{still_open}",
-            (undo.position, undo.to_move, undo.whole_turns, undo.turn_start_ply, undo.last_seat,
-             undo.clock.deadline_at, undo.clock.remind_at, match_id, expected_ply)
-            + ((expected_ply,) if requested else ()))
         if changed != 1:
             return False
+        await self._lapse(tx, match_id, now=now)     # an ended match has no open proposal
+        return True
+
+    # ---- proposals: every other player must accept (draw offers, takebacks) ----------------------------------
+    async def propose(self, tx: Tx, match_id: int, kind: str, *, ply: int, user_id: int, now: str) -> bool:
+        """Open a proposal of ``kind`` at ``ply``, its proposer agreeing; False if the match moved on or one of
+        that kind is open (the unique index ``proposals_open``)."""
+        changed = await tx.execute(
+            "INSERT INTO proposals (match_id, kind, ply, proposer, status, created_at) SELECT id, ?, ply, ?, 'open', ?"
+            " FROM matches WHERE id = ? AND ply = ? AND status = 'active' ON CONFLICT DO NOTHING",
+            (kind, user_id, now, match_id, ply))
+        if changed != 1:
+            return False
+        await tx.execute("INSERT INTO proposal_agreements (proposal_id, user_id, agreed_at) SELECT id, proposer,"
+                         " created_at FROM proposals WHERE match_id = ? AND kind = ? AND status = 'open'",
+                         (match_id, kind))
+        return True
+
+    async def agree(self, tx: Tx, match_id: int, kind: str, *, ply: int, user_id: int,
+                    now: str) -> Agreement | None:
+        """Record that ``user_id`` agrees to the latest proposal of ``kind`` made at ``ply`` (None if there is
+        none). Whether it is still open is not checked here: the one who completes it must ``decide`` it."""
+        await tx.lock_match(match_id)       # agreements to one match one after another: the last sees the others
+        found = await tx.fetchone("SELECT id, proposer FROM proposals WHERE match_id = ? AND kind = ? AND ply = ?"
+                                  " ORDER BY id DESC LIMIT 1", (match_id, kind, ply))
+        if found is None:
+            return None
+        proposal, proposer = found[0], found[1]
+        added = await tx.execute("INSERT INTO proposal_agreements (proposal_id, user_id, agreed_at) VALUES (?, ?, ?)"
+                                 " ON CONFLICT DO NOTHING", (proposal, user_id, now))
+        rows = await tx.fetchall("SELECT user_id FROM proposal_agreements WHERE proposal_id = ?"
+                                 " ORDER BY agreed_at, user_id", (proposal,))
+        others = tuple(r[0] for r in rows if r[0] != proposer)
+        return Agreement((proposer, *others), new=added == 1)
+
+    async def decide(self, tx: Tx, match_id: int, kind: str, *, ply: int, status: str, now: str) -> bool:
+        """Accept or decline the open proposal of ``kind`` made at ``ply``; False if it is no longer open. Of an
+        acceptance and a decline at once exactly one gets True: the UPDATE applies only while the row is open,
+        and on PostgreSQL the later one waits for the earlier's commit, then finds it decided."""
+        if status not in ("accepted", "declined"):
+            raise ValueError(status)
+        # The match row first, as an agreement and a move take it: a decline holding the proposal's row while it
+        # waits for the match (its announcement's key) would deadlock with an acceptance holding the match.
+        await tx.lock_match(match_id)       # the match before the proposal, as every other write of it
+        changed = await tx.execute("UPDATE proposals SET status = ?, decided_at = ? WHERE match_id = ? AND kind = ?"
+                                   " AND ply = ? AND status = 'open'", (status, now, match_id, kind, ply))
+        return changed == 1
+
+    async def _lapse(self, tx: Tx, match_id: int, *, now: str) -> None:
+        """The match left the position its open proposals were made in (a move, a takeback, its end)."""
+        await tx.execute("UPDATE proposals SET status = 'lapsed', decided_at = ? WHERE match_id = ?"
+                         " AND status = 'open'", (now, match_id))
+
+    async def _open_proposals(self, r: Tx, ids: Sequence[int]) -> dict[int, dict[str, tuple[int, tuple[int, ...]]]]:
+        """Per match of ``ids``, per kind: its open proposal's (ply, who agrees, the proposer first)."""
+        marks = ",".join("?" * len(ids))
+        rows = await r.fetchall(
+            "SELECT p.match_id, p.kind, p.ply, p.proposer, a.user_id FROM proposals p JOIN proposal_agreements a"
+            f" ON a.proposal_id = p.id WHERE p.status = 'open' AND p.match_id IN ({marks})"
+            " ORDER BY p.id, a.agreed_at, a.user_id", ids)
+        found: dict[int, dict[str, tuple[int, tuple[int, ...]]]] = {}
+        for match_id, kind, ply, proposer, user_id in (tuple(row) for row in rows):
+            _, agreed = found.setdefault(match_id, {}).get(kind, (ply, (proposer,)))
+            found[match_id][kind] = (ply, agreed if user_id == proposer else (*agreed, user_id))
+        return found
+
+    @staticmethod
+    def _with_proposals(row: MatchRow, found: dict[int, dict[str, tuple[int, tuple[int, ...]]]]) -> MatchRow:
+        """The match row with its open draw offer and takeback request (``MatchRow.draw_offer_ply`` …)."""
+        open_ = found.get(row.id, {})
+        draw, takeback = open_.get("draw", (None, ())), open_.get("takeback", (None, ()))
+        return replace(row, draw_offer_ply=draw[0], draw_accepted=draw[1], takeback_ply=takeback[0],
+                       takeback_accepted=takeback[1])
+
+    async def take_back(self, tx: Tx, match_id: int, *, expected_ply: int, undo: Undo, now: str) -> bool:
+        """Undo ``undo.plies`` if the match is still active at ``expected_ply`` (a request's acceptance was
+        ``decide``d in the same transaction): the rows stay, marked with the takeback's event; the match advances
+        one ply (so every button, cache and guard of the old position is stale) and stands where ``undo`` says."""
+        changed = await tx.execute(
+            "UPDATE matches SET ply = ply + 1, position = ?, to_move = ?, whole_turns = whole_turns - ?,"
+            " turn_start_ply = ?, last_seat = ?, deadline_at = ?, remind_at = ?"
+            " WHERE id = ? AND ply = ? AND status = 'active'",
+            (undo.position, undo.to_move, undo.whole_turns, undo.turn_start_ply, undo.last_seat,
+             undo.clock.deadline_at, undo.clock.remind_at, match_id, expected_ply))
+        if changed != 1:
+            return False
+        await self._lapse(tx, match_id, now=now)     # nor does the position before a takeback
         event = await tx.insert("INSERT INTO match_events (match_id, at, actor_id, action, detail)"
                                 " VALUES (?, ?, ?, 'takeback', ?)", (match_id, now, undo.actor_id, undo.detail))
         marks = ",".join("?" * len(undo.plies))
@@ -252,7 +281,8 @@ class MatchStore:
             raise LookupError(f"no match {match_id}")
         people = await tx.fetchall(f"SELECT {PARTICIPANT_COLUMNS} FROM participants WHERE match_id = ?"
                                    " ORDER BY invited_order", (match_id,))
-        return MatchRow.from_row(row), [_participant(p) for p in people]
+        found = await self._open_proposals(tx, [match_id])
+        return self._with_proposals(MatchRow.from_row(row), found), [_participant(p) for p in people]
 
     async def load(self, match_id: int) -> tuple[MatchRow, list[ParticipantRow]] | None:
         """A match row and its participants: one read."""
@@ -263,7 +293,8 @@ class MatchStore:
                 return None
             people = await r.fetchall(f"SELECT {PARTICIPANT_COLUMNS} FROM participants WHERE match_id = ?"
                                       " ORDER BY invited_order", (match_id,))
-        return MatchRow.from_row(row), [_participant(p) for p in people]
+            found = await self._open_proposals(r, [match_id])
+        return self._with_proposals(MatchRow.from_row(row), found), [_participant(p) for p in people]
 
     async def load_many(self, ids: Sequence[int]) -> list[tuple[MatchRow, list[ParticipantRow]]]:
         """Several matches and their participants in one read, in the order of ``ids``."""
@@ -275,10 +306,11 @@ class MatchStore:
             rows = await r.fetchall(f"SELECT * FROM matches WHERE id IN ({marks})", ids)
             people = await r.fetchall(f"SELECT match_id, {PARTICIPANT_COLUMNS} FROM participants"
                                       f" WHERE match_id IN ({marks}) ORDER BY invited_order", ids)
+            proposals = await self._open_proposals(r, ids)
         by_match: dict[int, list[ParticipantRow]] = {}
         for p in people:
             by_match.setdefault(p[0], []).append(_participant(tuple(p)[1:]))
-        found = {r["id"]: MatchRow.from_row(r) for r in rows}
+        found = {r["id"]: self._with_proposals(MatchRow.from_row(r), proposals) for r in rows}
         return [(found[i], by_match.get(i, [])) for i in ids if i in found]
 
     async def moves(self, match_id: int, *, after_ply: int = 0, at_ply: int | None = None,
@@ -312,11 +344,12 @@ class MatchStore:
         first = max((mv.ply for mv in in_force if mv.ply <= start), default=0)
         return [mv for mv in in_force if mv.ply >= first]
 
-    async def in_rated_play(self, position: str) -> bool:
-        """Whether a rated (timed) match anywhere is now at ``position`` (analysis of it would be a secret hint)."""
-        row = await self.db.fetchone("SELECT 1 FROM matches WHERE status = 'active' AND time_per_move IS NOT NULL"
-                                     " AND position = ? LIMIT 1", (position,))
-        return row is not None
+    async def rated_in_play(self, game: str) -> list[tuple[int, int, str]]:
+        """(id, ply, position code) of every running rated (timed) match of ``game``, anywhere: the positions
+        no analysis may reach (see services.fairplay)."""
+        rows = await self.db.fetchall("SELECT id, ply, position FROM matches WHERE status = 'active'"
+                                      " AND time_per_move IS NOT NULL AND game = ? AND position IS NOT NULL", (game,))
+        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
     async def position_at(self, match_id: int, ply: int) -> str | None:
         rows, archived = await self._log(f"SELECT {LOG_COLUMNS} FROM moves WHERE match_id = ? AND ply = ?"
@@ -390,6 +423,19 @@ class MatchStore:
         if limit >= 0:       # a negative limit is none (PostgreSQL has no LIMIT -1)
             order += f" LIMIT {int(limit)}"
         rows = await self.db.fetchall(sql + order, params)
+        return [r[0] for r in rows]
+
+    async def running_ids(self, guild_id: int, *, game: str | None, channel_id: int | None, limit: int) -> list[int]:
+        """Running matches of a server (of one game, in one channel), newest first: what spectators may watch."""
+        sql = "SELECT id FROM matches WHERE guild_id = ? AND status = 'active'"
+        params: list = [guild_id]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        if channel_id is not None:
+            sql += " AND channel_id = ?"
+            params.append(channel_id)
+        rows = await self.db.fetchall(sql + " ORDER BY id DESC LIMIT ?", [*params, limit])
         return [r[0] for r in rows]
 
     async def open_challenges_by(self, tx: Tx, user_id: int, guild_id: int | None = None) -> int:

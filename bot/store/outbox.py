@@ -117,3 +117,10 @@ class OutboxStore:
         rows = await self.db.fetchall(f"SELECT id, kind, result, message_id FROM outbox WHERE done_at IS NOT NULL"
                                       f"{only} ORDER BY id", () if match_id is None else (match_id,))
         return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def board_before(self, match_id: int, row_id: int) -> tuple[bool, int | None] | None:
+        """The board row of ``match_id`` written last before row ``row_id``: (whether it is done, the message
+        it posted), or None without one (a reply links the board of the change it confirms)."""
+        row = await self.db.fetchone("SELECT done_at, message_id FROM outbox WHERE match_id = ? AND kind = 'board'"
+                                     " AND id < ? ORDER BY id DESC LIMIT 1", (match_id, row_id))
+        return None if row is None else (row[0] is not None, row[1])

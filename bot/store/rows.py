@@ -43,6 +43,7 @@ class MatchRow:
     whole_turns: int = 0
     turn_start_ply: int = 0
     last_seat: int | None = None
+    # the open proposals (rows of ``proposals``, read with the match by ``MatchStore``; not columns of matches)
     draw_offer_ply: int | None = None     # an open draw offer, made at this ply
     draw_accepted: tuple[int, ...] = ()   # who agrees to it so far (the one who offered first)
     takeback_ply: int | None = None       # an open takeback request, made at this ply
@@ -58,7 +59,7 @@ class MatchRow:
     def from_row(cls, r: Any) -> MatchRow:
         """From a database row of ``matches`` (any mapping of column names)."""
         d = dict(r)
-        for key in ("winners", "ranks", "draw_accepted", "takeback_accepted"):   # seats (or user ids) joined by ','
+        for key in ("winners", "ranks"):   # seats joined by ','
             d[key] = tuple(int(x) for x in d[key].split(",")) if d.get(key) else ()
         d["outcome"] = json.loads(d["outcome"]) if d.get("outcome") else {}
         return cls(**d)

@@ -38,25 +38,29 @@ class SettingsStore:
                            threads: bool | None = None, allow_channel: int | None = None,
                            remove_channel: int | None = None, takebacks: bool | None = None) -> GuildSettings:
         """Change what is given; ``default_time_per_move=0`` means casual by default."""
-        async with self.db.transaction() as conn:
-            await conn.execute("INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", (guild_id,))
-            if default_time_per_move is not None:
-                await conn.execute("UPDATE guild_settings SET default_time_per_move = ? WHERE guild_id = ?",
-                                   (default_time_per_move, guild_id))
-            if threads is not None:
-                await conn.execute("UPDATE guild_settings SET threads = ? WHERE guild_id = ?",
-                                   (int(threads), guild_id))
-            if takebacks is not None:
-                await conn.execute("UPDATE guild_settings SET takebacks = ? WHERE guild_id = ?",
-                                   (int(takebacks), guild_id))
-            if allow_channel is not None:
-                await conn.execute("INSERT INTO guild_channels (guild_id, channel_id) VALUES (?, ?)"
-                                   " ON CONFLICT DO NOTHING",
-                                   (guild_id, allow_channel))
-            if remove_channel is not None:
-                await conn.execute("DELETE FROM guild_channels WHERE guild_id = ? AND channel_id = ?",
-                                   (guild_id, remove_channel))
+        async with self.db.transaction() as tx:
+            await self.write_guild(tx, guild_id, default_time_per_move=default_time_per_move, threads=threads,
+                                   allow_channel=allow_channel, remove_channel=remove_channel, takebacks=takebacks)
         return await self.guild(guild_id)
+
+    async def write_guild(self, tx: Tx, guild_id: int, *, default_time_per_move: int | None = None,
+                          threads: bool | None = None, allow_channel: int | None = None,
+                          remove_channel: int | None = None, takebacks: bool | None = None) -> None:
+        """``update_guild`` in the caller's transaction."""
+        await tx.execute("INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", (guild_id,))
+        if default_time_per_move is not None:
+            await tx.execute("UPDATE guild_settings SET default_time_per_move = ? WHERE guild_id = ?",
+                             (default_time_per_move, guild_id))
+        if threads is not None:
+            await tx.execute("UPDATE guild_settings SET threads = ? WHERE guild_id = ?", (int(threads), guild_id))
+        if takebacks is not None:
+            await tx.execute("UPDATE guild_settings SET takebacks = ? WHERE guild_id = ?", (int(takebacks), guild_id))
+        if allow_channel is not None:
+            await tx.execute("INSERT INTO guild_channels (guild_id, channel_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                             (guild_id, allow_channel))
+        if remove_channel is not None:
+            await tx.execute("DELETE FROM guild_channels WHERE guild_id = ? AND channel_id = ?",
+                             (guild_id, remove_channel))
 
     async def notify(self, user_id: int) -> str:
         row = await self.db.fetchone("SELECT (SELECT notify FROM user_settings WHERE user_id = ?),"

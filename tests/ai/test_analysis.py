@@ -30,6 +30,22 @@ def test_best_turns_are_distinct_legal_whole_turns(key, players):
     assert len(seen) == len(turns)
 
 
+@pytest.mark.parametrize(("code", "turns"), [
+    # Tintas, pawn on F6 mid-chain: two first moves (end, or take on), five whole turns
+    ("WRBYPORGWOBBYWRPOGPYOG....PW......YOWOPGBYGBBYRGG F6 0100121 3010001 1 P", 3),
+    # two whole turns in all (end the chain, or take D6): both, and no more
+    ("WRBYPORGWOBB.WRPOG.YOG.....W......YOWOPGBYGBBYRGG C6 0100141 3020001 2 Y", 2),
+])
+def test_as_many_turns_are_listed_as_exist_up_to_top(code, turns):
+    """Fewer first moves than ``top`` do not cut the list short: later choices of the best turns fill it."""
+    state = GAMES["tintas"].decode(code)
+    assert len(state.legal_moves()) == 2
+    found = best_turns(state, top=3, seed=1, iterations=60, time_budget=30.0)
+    assert len(found) == turns
+    ends = {play_turn(state, state.to_move, list(t.moves))[1][-1].encode() for t in found}
+    assert len(ends) == turns                                  # distinct legal whole turns
+
+
 def test_a_winning_turn_comes_first_and_says_so():
     rng = random.Random(5)
     game = GAMES["tintas"]

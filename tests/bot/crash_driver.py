@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import signal
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from bot.ai_player import AIPlayer
 from bot.dispatcher import Delivered, Dispatcher
 from bot.model import Person
 from bot.services import Services
+from bot.services.play import play_turn
 from bot.store import Database
 from bot.store.matches import MatchStore
 from bot.store.ratings import RatingStore
@@ -29,7 +31,8 @@ from bot.store.rows import OutboxRow
 GUILD, CHANNEL = 1, 10
 ANN, BOB = Person(11, "Ann"), Person(12, "Bob")
 SCENARIOS = ("move_after_commit", "move_after_post", "bot_thinking", "resign_inside_transaction",
-             "resign_after_commit", "bot_challenge_inside_transaction", "bot_challenge_after_commit")
+             "resign_after_commit", "bot_challenge_inside_transaction", "bot_challenge_after_commit",
+             "finishing_move_inside_transaction")
 
 
 def die() -> None:
@@ -101,6 +104,9 @@ async def run(services: Services, journal: Journal, dispatcher: Dispatcher, scen
     match = await services.queries.get(match.id)
     mover = match.to_move_user
     assert mover is not None
+    if scenario == "finishing_move_inside_transaction":
+        await play_to_the_finishing_turn_and_die_rating_it(services, match)
+        return
     if scenario.startswith("resign"):
         if scenario == "resign_inside_transaction":
             real_apply = RatingStore.apply
@@ -122,6 +128,25 @@ async def run(services: Services, journal: Journal, dispatcher: Dispatcher, scen
     await services.play.submit_turn(match, mover.user_id, match.position.legal_moves()[0], guild_id=GUILD,
                                     told=[reply])
     await dispatcher.deliver_pending()
+
+
+async def play_to_the_finishing_turn_and_die_rating_it(services: Services, match) -> None:
+    """Random legal turns until one would end the game; that one is submitted, and the process dies once it
+    is rated (inside the move's transaction, if rating is part of it)."""
+    rng = random.Random(1)
+    while True:
+        mover = match.to_move_user
+        seat = match.seat_of(mover.user_id)
+        options = [value for value, _ in match.game.turn_suggestions(match.position, "", 40)]
+        finishing = [v for v in options if play_turn(match.position, seat, v)[1][-1].is_over]
+        if finishing:
+            async def rate_then_die(self, tx, row, seats, real_apply=RatingStore.apply):
+                await real_apply(self, tx, row, seats)
+                die()
+            RatingStore.apply = rate_then_die  # type: ignore[method-assign]
+            await services.play.submit_turn(match, mover.user_id, finishing[0], guild_id=GUILD)
+            return
+        match = (await services.play.submit_turn(match, mover.user_id, rng.choice(options), guild_id=GUILD)).match
 
 
 async def recover(services: Services, journal: Journal, dispatcher: Dispatcher) -> dict:

@@ -30,6 +30,9 @@ How things flow
   ``NotImplementedError`` (surfaced by strict mode) so a gap is loud, never a silent ``None``.
   ``fake.http_handlers[(METHOD, route_path_template)] = fn(route, params, body, files)`` can add
   or override a route. Every request on both seams is logged in ``fake.requests``.
+* Attachments larger than ``fake.attachment_limit`` (10 MiB, Discord's limit without boosts; the
+  ``attachment_size_limit`` of every interaction payload) are refused on both seams as Discord does: the
+  whole request fails with HTTP 413, code 40005, and nothing is posted.
 * The fake keeps its own "Discord side" message store (``fake.messages``: raw message payloads by
   id). Edits merge into it, so a ``Sent`` for an edit/update shows the *whole* message as the user
   now sees it, and ``click`` sends the *current* message (with its components) as
@@ -224,7 +227,7 @@ def _route_params(route: Route) -> dict[str, str]:
 def _http_error(
     cls: type[discord.HTTPException], status: int, code: int, message: str
 ) -> discord.HTTPException:
-    reason = {400: "Bad Request", 403: "Forbidden", 404: "Not Found"}.get(status, "Error")
+    reason = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 413: "Payload Too Large"}.get(status, "Error")
     response = types.SimpleNamespace(status=status, reason=reason)
     return cls(response, {"code": code, "message": message})  # type: ignore[arg-type]
 
@@ -294,6 +297,7 @@ class FakeDiscord:
         locale: str = "en-US",
         guild_locale: str | None = None,
         timeout: float = 10.0,
+        attachment_limit: int = 10 * 1024 * 1024,
     ) -> None:
         self.client = client
         self.guild_id = guild_id
@@ -304,6 +308,7 @@ class FakeDiscord:
         self.locale = locale  # the user's Discord locale in interactions (change it between calls)
         self.guild_locale = guild_locale or locale  # the server's preferred locale (fixed once started)
         self.timeout = timeout
+        self.attachment_limit = attachment_limit  # bytes per attachment; larger ones are refused (413)
         default_app = discord.Permissions.text() | discord.Permissions(view_channel=True)
         self.app_permissions = int(getattr(app_permissions, "value", app_permissions) or default_app.value)
 
@@ -680,7 +685,7 @@ class FakeDiscord:
             "locale": self.locale,
             "app_permissions": str(self.app_permissions),
             "entitlements": [],
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": self.attachment_limit,
             "channel": ch,
             "channel_id": str(cid),
         }
@@ -872,6 +877,11 @@ class FakeDiscord:
                 uploads.append((part.get("filename") or part["name"], bytes(data)))
         return body, uploads
 
+    def _refuse_oversized(self, uploads: list[tuple[str, bytes]]) -> None:
+        """Discord refuses the whole request when one attachment exceeds the limit (nothing is posted)."""
+        if any(len(data) > self.attachment_limit for _name, data in uploads):
+            raise _http_error(discord.HTTPException, 413, 40005, "Request entity too large")
+
     def _pinged(self, content: str, allowed: dict | None) -> list[int]:
         ids = [int(m) for m in _MENTION_RE.findall(content or "")]
         if allowed is None:
@@ -1034,6 +1044,7 @@ class FakeDiscord:
         ix = self._interactions.get(p.get("webhook_token", ""))
         if ix is None:
             raise _http_error(discord.NotFound, 404, 10015, "Unknown Webhook")
+        self._refuse_oversized(uploads)
         key = (route.method, route.path)
 
         if key == ("POST", "/interactions/{webhook_id}/{webhook_token}/callback"):
@@ -1138,6 +1149,7 @@ class FakeDiscord:
         p = _route_params(route)
         self.requests.append(Request("http", route.method, route.path, p, body, uploads))
         key = (route.method, route.path)
+        self._refuse_oversized(uploads)
         if key in self.http_handlers:
             result = self.http_handlers[key](route, p, body, uploads)
             return await result if inspect.isawaitable(result) else result

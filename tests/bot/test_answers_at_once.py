@@ -54,10 +54,10 @@ async def test_a_decline_after_the_last_acceptance_stops_the_undo_still_on_its_w
     await services.takebacks.request(match.id, requester, guild_id=GUILD)
     first, second = [p.user_id for p in match.seated if p.user_id != requester]
     await services.takebacks.answer(match.id, first, guild_id=GUILD, ply=match.ply, accept=True)
+    asked = await services.queries.get(match.id, position=False)      # the last acceptance reads: still open
     await services.takebacks.answer(match.id, first, guild_id=GUILD, ply=match.ply, accept=False)   # changed mind
-    asked = await services.queries.get(match.id, position=False)
-    with pytest.raises(StalePosition):   # the undo of an acceptance that completed just before that decline
-        await services.takebacks._undo(asked, requester, agreed=(requester, first, second))
+    with pytest.raises(StalePosition):   # then its transaction, which would undo, finds the request declined
+        await services.takebacks._accept(asked, second, requester)
     assert (await services.queries.get(match.id)).position.encode() == played
 
 

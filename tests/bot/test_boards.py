@@ -56,19 +56,22 @@ async def test_the_text_board_button_shows_the_position_privately(fake, people):
     assert all(s.ephemeral for s in out)
 
 
-async def test_the_result_carries_the_whole_game_as_an_animation(fake, people):
+async def test_the_result_is_followed_by_the_whole_game_as_an_animation(fake, people):
     ann, bob, _ = people
     await start_match(fake, ann, bob)
     await play_turns(fake, [ann, bob], 4, random.Random(2))
     confirm = (await fake.slash(ann, "tintas resign"))[-1]
-    out = await fake.click(ann, confirm.button("Yes, resign")["custom_id"], message=confirm)
-    final = boards(out)[-1]
-    files = dict(final.files)
-    assert set(files) == {"board.png", "replay.gif"}
-    gif = Image.open(io.BytesIO(files["replay.gif"]))
+    await fake.click(ann, confirm.button("Yes, resign")["custom_id"], message=confirm)
+    await fake.settle()
+    posts = [s for s in fake.sent if s.kind == "channel_message"]
+    final = boards(posts)[-1]
+    assert set(dict(final.files)) == {"board.png"}           # the result never carries (nor waits for) the replay
+    replay = posts[-1]
+    assert posts.index(replay) > posts.index(final) and set(dict(replay.files)) == {"replay.gif"}
+    gif = Image.open(io.BytesIO(dict(replay.files)["replay.gif"]))
     match, frames = await fake.client.services.queries.turns(1, guild_id=fake.guild_id)
     assert gif.n_frames == len(frames) == 5                  # the start and four turns
-    assert "Replay of" in attachment_descriptions(final)["replay.gif"]
+    assert "Replay of" in attachment_descriptions(replay)["replay.gif"] and not replay.mentions
 
 
 async def test_replay_shows_a_running_match_privately_and_refuses_what_it_cannot(fake, people):

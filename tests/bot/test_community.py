@@ -65,7 +65,7 @@ async def test_reminder_and_forfeit_are_posted_by_the_scheduler(fake, people, cl
     clock.advance(hours=5)
     await fake.client.scheduler.run_due()
     await fake.client.dispatcher.deliver_pending()
-    final = fake.sent[-1]
+    final = boards(fake.sent)[-1]                           # the result (its replay follows in a message of its own)
     assert final.kind == "channel_message" and final.files
     assert f"{late['username']} ran out of time" in final.text() or "ran out of time" in final.text()
     assert "Ratings: " in final.text()
@@ -108,7 +108,7 @@ async def test_notifications_off_means_no_ping_and_no_dm(fake, people):
 
 async def test_bump_reposts_the_board_at_the_bottom(fake, people):
     _, board = await start(fake, people)
-    out = await fake.click(people[2], board.button("Bump")["custom_id"], message=board)
+    out = await fake.click(people[0], board.button("Bump")["custom_id"], message=board)     # a player
     bumped = boards(out)[-1]
     assert bumped.files and bumped.message_id > board.message_id
     assert f"/{bumped.message_id}" in said(out)                      # the clicker gets a link privately

@@ -92,3 +92,22 @@ async def test_terminal_mode_can_seat_the_bot(tmp_path):
     out = "\n".join(lines)
     assert code == 0
     assert out.count("Bot (level 1) played") >= 2 and "resigned" in out
+
+
+async def test_the_terminal_names_players_and_offers_its_own_moves_list(tmp_path):
+    typed = iter(["", "x" * 600, "E4", "resign"])
+    lines: list[str] = []
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(typed)
+
+    assert await play_in_terminal("tintas", seed=4, out_dir=str(tmp_path), read=read, write=lines.append) == 0
+    out = "\n".join(lines)
+    assert "autocomplete" not in out                     # Discord's words are not the terminal's
+    assert "Not played: Type a move — type 'moves' to list the legal ones." in out
+    assert "no turn is that long" in out and "Type 'moves' to list the legal ones." in out
+    assert "Player 1" not in out and "Player 2" not in out
+    assert "Ann: R0 O0" in out and "Bob: R0 O0" in out     # the text board names the people at the keyboard
+    assert {p.rstrip("> ") for p in prompts} <= {"Ann", "Bob"}

@@ -76,6 +76,16 @@ async def test_a_kill_inside_the_finishing_transaction_leaves_nothing_half_done(
     assert_exactly_once(report)
 
 
+async def test_a_kill_after_rating_the_finishing_move_leaves_the_match_running_and_unrated(tmp_path):
+    """The move that ends the game, its result and its rating are one transaction: killed once it is rated (before
+    the commit), none of them is stored — never a finished match without its rating."""
+    report = crash_then_recover(tmp_path, "finishing_move_inside_transaction")
+    (match_id, status, ply), = report["matches"]
+    assert status == "active" and report["ratings"] == []
+    assert {b["event"] for b in boards(report)} <= {"start", "turn"} and boards(report)[-1]["ply"] == ply
+    assert_exactly_once(report)
+
+
 async def test_a_kill_after_the_finishing_commit_keeps_result_rating_and_announcement(tmp_path):
     report = crash_then_recover(tmp_path, "resign_after_commit")
     (match_id, status, ply), = report["matches"]

@@ -112,8 +112,37 @@ async def test_every_command_and_option_has_a_valid_german_name_and_description(
     for menu in menus:      # a name only: 1-32 characters, any case, spaces allowed
         name = menu.get("name_localizations", {}).get("de")
         assert name and len(name) <= 32, menu["name"]
-    assert [m["name_localizations"]["de"] for m in menus] == ["Herausfordern zu…"]
+    assert [m["name_localizations"]["de"] for m in menus] == ["Zu einem Spiel herausfordern…"]
     assert any(p["name_localizations"].get("de") == "partien" for p in payloads)
+
+
+async def test_every_choice_of_challenge_and_vs_bot_reaches_discord_in_german():
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    from bot.discord.commands import register_commands
+    register_commands(tree)
+    await tree.set_translator(CatalogTranslator())
+    payloads = {c.name: await c.get_translated_payload(tree, tree.translator)  # type: ignore[arg-type]
+                for c in tree.get_commands()}
+    german = i18n.catalog("de")
+
+    def options(group: str, command: str) -> dict[str, list[dict]]:
+        sub = next(o for o in payloads[group]["options"] if o["name"] == command)
+        return {o["name"]: o["choices"] for o in sub["options"] if o.get("choices")}
+
+    seen = 0
+    for game in GAMES.values():
+        for command in ("challenge", "vs-bot"):
+            for option, choices in options(game.key, command).items():
+                for choice in choices:
+                    expected = german.gettext(choice["name"])
+                    assert expected != choice["name"], (game.key, option, choice["name"])   # the catalog has it
+                    assert choice.get("name_localizations", {}).get("de") == expected, (game.key, option, choice)
+                    seen += 1
+    assert seen > 50
+    time = options("tintas", "challenge")["time"]
+    assert [c["name_localizations"]["de"] for c in time][:2] == ["1 Tag pro Zug", "2 Tage pro Zug"]
+    level = options("tintas", "vs-bot")["level"]
+    assert level[0]["name_localizations"]["de"] == "Stufe 1 (sanft)"
 
 
 # ---- through the command tree -----------------------------------------------------------------------------------
@@ -143,13 +172,32 @@ async def test_a_german_server_gets_german_cards_and_boards(db, clock):
         out = await fake.slash(ann, "tintas challenge", opponent=bob, time=3)
         assert "Challenge sent." in said(out)              # the English user's own reply stays English
         card = next(s for s in out if s.kind == "channel_message")
-        assert "du wirst zu Tintas herausgefordert" in card.text()
+        assert "Herausforderung zu Tintas!" in card.text()
         assert [c.get("label") for c in card.components][:2] == ["Annehmen", "Ablehnen"]
         out = await fake.click(bob, card.button("Annehmen")["custom_id"], message=card)
         board = boards(out)[-1]
         assert "Die Partie beginnt!" in board.text() and "du bist am Zug" in board.text()
         assert "Zug 1" in board.text()                    # the caption: 'Tintas #1 · Ann vs Bob · Zug 1'
-        assert "Nach unten holen" in [c.get("label") for c in board.components]
+        assert "Neu posten" in [c.get("label") for c in board.components]
+        await fake.settle()
+
+
+async def test_a_german_casual_card_keeps_its_nouns_capitalised(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="de") as fake:
+        out = await fake.slash(fake.user(11, "Ann"), "tintas challenge", opponent=fake.user(12, "Bob"), time=0)
+        card = next(s for s in out if s.kind == "channel_message")
+        assert "⏱ Ungewertet (ohne Zeitlimit)." in card.text()     # only the first letter raised
+        await fake.settle()
+
+
+async def test_a_bot_seat_is_named_in_the_servers_language(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="de") as fake:
+        board = boards(await fake.slash(fake.user(11, "Ann"), "tintas vs-bot", level=1))[0]
+        assert "Bot (Stufe 1)" in board.text() and "level" not in board.text()
+        await fake.settle()
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD + 1, locale="en-US") as fake:
+        board = boards(await fake.slash(fake.user(12, "Bob"), "tintas vs-bot", level=2))[0]
+        assert "Bot (level 2)" in board.text() and "Stufe" not in board.text()
         await fake.settle()
 
 
@@ -173,7 +221,7 @@ async def test_a_german_user_is_refused_a_takeback_in_german_and_an_english_one_
         await fake.click(bob, card.button("Accept")["custom_id"], message=card)       # rated: 3 days per move
         refused = said(await fake.slash(ann, "tintas takeback"))
         assert "Zurücknahmen sind in gewerteten Partien auf diesem Server aus" in refused
-        assert "/einstellungen rücknahmen:an" in refused
+        assert "/einstellungen zurücknahmen:an" in refused
         fake.locale = "en-US"
         assert "Takebacks are off in rated matches on this server" in said(await fake.slash(ann, "tintas takeback"))
         await fake.settle()
@@ -246,7 +294,7 @@ async def test_a_german_user_exports_an_english_record_with_a_german_message(db,
         assert "📜 Die Mitschrift von Tintas #1" in reply.text()
         record = dict(reply.files)["match-1.txt"].decode()
         assert '[Termination "Ann resigned."]' in record                 # a file format: English, like PGN
-        assert "Nenne die Partie, die exportiert werden soll" in said(await fake.slash(ann, "match record", match=" "))
+        assert "Nenn die Partie, die exportiert werden soll" in said(await fake.slash(ann, "match record", match=" "))
         assert "ist keine Partienummer" in said(await fake.slash(ann, "match record", match="zwölf"))
         await fake.settle()
 

@@ -4,14 +4,19 @@ and refuses (changing nothing) what it must not do. Run through ``bot.__main__.m
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
-from bot.migrate_db import BATCH_ROWS, SKIPPED_TABLES, copy_order, tables
+from bot.config import without_password
+from bot.migrate_db import BATCH_ROWS, SKIPPED_TABLES, copy_order, masked, tables
 from bot.model import Person
 from bot.services import Services
 from bot.store import Database
@@ -83,6 +88,7 @@ async def populate(where: str | Path) -> dict[str, int]:
         assert (await services.clocks.time_out(timed.id)) is not None
         active = await play_out(services, await started(services, "spinca", 3, days=2), rng, turns=5)
         assert active.status == "active" and active.row.deadline_at
+        await services.bumps.bump(active.id, ANN.user_id, guild_id=GUILD, manager=False)
         challenge = await services.challenges.challenge("roocala", guild_id=GUILD, channel_id=CHANNEL,
                                                         challenger=ANN, opponents=[BOB], days_per_move=1)
         assert challenge.status == "challenge"
@@ -348,3 +354,90 @@ def test_more_rows_than_one_batch_are_copied_in_key_order(source, db_path, capsy
     assert f"copied guild_channels: {2 * BATCH_ROWS + 8} rows" in out
     assert asyncio.run(dump_at(db_path)) == asyncio.run(dump_at(source))
 
+
+
+# ---- locations that are not databases, and passwords (issue [13]) ----
+SECRET = "secretpw"
+
+
+def files_under(folder: Path) -> set[Path]:
+    return set(folder.rglob("*"))
+
+
+def test_an_unknown_scheme_is_refused_by_the_real_command_without_its_password(source, tmp_path):
+    """Run as an admin would (a new process, its own folder): exit 2, the URL named with its password hidden, and
+    no file named after the URL created."""
+    folder = tmp_path / "cwd"
+    folder.mkdir()
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "bot", "migrate-db", "--from", f"sqlite:///{source}",
+                           "--to", f"mysql://u:{SECRET}@host/db"], cwd=folder, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root)}, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "unknown scheme 'mysql'" in done.stderr and "mysql://u:***@host/db" in done.stderr
+    assert "Nothing was written" in done.stderr
+    assert SECRET not in done.stdout + done.stderr
+    assert files_under(folder) == set()
+
+
+def test_unopenable_sqlite_targets_are_refused_and_nothing_is_created(source, tmp_path, capsys):
+    a_file = tmp_path / "plain.txt"
+    a_file.write_text("not a folder")
+    before = files_under(tmp_path)
+    for target, says in ((a_file / "sub" / "bot.sqlite3", "is not a writable folder"),
+                         (tmp_path, "is not a file"), (f"sqlite:///{a_file}/bot.sqlite3", "is not a writable folder")):
+        code, out, err = migrate(capsys, source, target)
+        assert code == 2 and says in err and "Nothing was written" in err, err
+        assert files_under(tmp_path) == before
+
+
+def test_a_refused_new_sqlite_target_is_not_left_behind(source, tmp_path, capsys):
+    """The target is created only to be checked: refused after opening it (the schemas differ), the file, its
+    side files and the folders made for it are gone again."""
+
+    async def newer_source() -> None:
+        db = await Database.open(source)
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 'x')")
+        await db.close()
+
+    asyncio.run(newer_source())
+    before = files_under(tmp_path)
+    code, _, err = migrate(capsys, source, tmp_path / "new" / "deeper" / "bot.sqlite3")
+    assert code == 2 and "schema versions differ" in err
+    assert files_under(tmp_path) == before
+
+
+def test_an_unopenable_postgres_target_is_refused_without_its_password(source, postgres_server, capsys, caplog):
+    """The test server knows no role 'nobody' (nor the database): a clear refusal; the password (plain,
+    percent-encoded, or in the query) is in no message and no log line."""
+    caplog.set_level(logging.DEBUG)
+    where = postgres_server.url("no_such_database").split("?", 1)[1]        # host=<the server's socket folder>
+    for url in (f"postgresql://nobody:{SECRET}@/no_such_database?{where}",
+                f"postgres://nobody:secret%40pw@/no_such_database?{where}",
+                f"postgresql://nobody@/no_such_database?{where}&password={SECRET}"):
+        code, out, err = migrate(capsys, source, url)
+        assert code == 2 and "cannot open the target database" in err and "***" in err, err
+        assert "nobody" in err                                                   # the server's own reason
+        for text in (out, err, caplog.text):
+            assert SECRET not in text and "secret%40pw" not in text and "secret@pw" not in text
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("postgresql://u:p@host/db", "postgresql://u:***@host/db"),
+    ("postgresql://u:p%40ss@host:5432/db", "postgresql://u:***@host:5432/db"),
+    ("postgresql://u:p@s/s@host/db", "postgresql://u:***@host/db"),
+    ("postgresql://host/db?sslmode=off&password=p", "postgresql://host/db?sslmode=off&password=***"),
+    ("postgresql://u@host/db", "postgresql://u@host/db"),
+    ("postgresql://host:5432/db", "postgresql://host:5432/db"),
+    ("sqlite:///data/x:y.sqlite3", "sqlite:///data/x:y.sqlite3"),
+])
+def test_a_password_is_hidden_however_it_is_written(url, shown):
+    assert without_password(url) == shown
+
+
+def test_an_error_text_that_echoes_a_location_is_masked():
+    """A driver's error may repeat the URL it was given: ``masked`` hides its password, written either way."""
+    url = "postgresql://u:p%40ss@host/db"
+    assert masked("cannot connect to u:p%40ss@host as u (password p@ss)", url) == \
+        "cannot connect to u:***@host as u (password ***)"

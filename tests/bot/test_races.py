@@ -55,7 +55,8 @@ async def test_resign_and_move_at_once_from_two_processes_apply_one(services, ot
     waiting = next(p for p in match.seated if p is not mover)
     results = await asyncio.gather(
         services.play.submit_turn(match.id, mover.user_id, match.position.legal_moves()[0], guild_id=GUILD),
-        other.play.resign(match.id, waiting.user_id, guild_id=GUILD), return_exceptions=True)
+        other.play.resign(match.id, waiting.user_id, guild_id=GUILD, expected_ply=match.ply),   # as the button
+        return_exceptions=True)
     assert sum(not isinstance(r, Exception) for r in results) == 1
     done = await services.queries.get(match.id)
     changes = await services.ratings.changes(match.id)

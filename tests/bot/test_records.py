@@ -4,17 +4,23 @@ helps only in casual matches and tells the opponents."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import threading
 
 import pytest
 
+from bot import records
 from bot.discord import admin
 from bot.records import MAX_RECORD_BYTES
+from bot.services.submissions import SUBMISSION_LIMIT, SUBMISSION_WINDOW
 from engines import GAMES
 from tests.bot.support import boards, cards, pinged, said
+from tests.bot.test_record_format import random_record
 
 ANALYSIS_BUDGET = 0.3   # seconds: the tests check what is shown, not how well the bot plays
+LOOP_SIGN = 5.0         # seconds a read waits for the event loop to run before the test calls it held
 
 
 @pytest.fixture(autouse=True)
@@ -245,3 +251,60 @@ async def test_analyze_refuses_the_position_of_a_rated_match_in_progress(fake, p
     text = (await fake.client.services.queries.get(1)).position.encode()
     out = await fake.slash(people[2], "tintas analyze", code=text)     # a spectator neither
     assert "rated match in progress" in said(out)
+
+
+# ---- reading off the event loop, and how often -------------------------------------------------------------------
+async def test_a_record_is_read_and_replayed_while_the_event_loop_keeps_running(fake, people, monkeypatch):
+    """The read of a record does not hold the event loop: while it is in progress (it ends by waiting for a sign
+    of life from the loop, which could never come if it ran on the loop), another coroutine runs. No timing is
+    asserted: LOOP_SIGN is only how long a broken read waits before the test fails."""
+    text = records.write(random_record("roocala", 2, "hex", 1, max_turns=400))
+    alive = threading.Event()
+    seen: list[bool] = []
+    real = records.parse_bytes
+
+    async def ticker() -> None:
+        while True:
+            alive.set()
+            await asyncio.sleep(0)
+
+    def watched(data: bytes) -> records.GameRecord:
+        alive.clear()
+        record = real(data)
+        seen.append(alive.wait(LOOP_SIGN))
+        return record
+
+    monkeypatch.setattr(records, "parse_bytes", watched)
+    running = asyncio.create_task(ticker())
+    try:
+        out = await fake.slash(people[0], "roocala analyze", record=("long.txt", text.encode()))
+    finally:
+        running.cancel()
+    assert private_file(out, "board.png")
+    assert seen == [True], "no coroutine ran while the record was read: the read held the event loop"
+
+
+async def test_one_person_gets_a_limited_number_of_analyses_and_hints_a_minute(fake, people, clock, monkeypatch):
+    """Every analysis or hint counts, across games; the one over the limit is refused, says when to come back and
+    reads nothing; another person is not affected; the window slides."""
+    ann, bob, _ = people
+    text = records.write(random_record("tintas", 2, None, 3, max_turns=3))
+    read: list[bytes] = []
+    real = records.parse_bytes
+    monkeypatch.setattr(records, "parse_bytes", lambda data: (read.append(data), real(data))[1])
+    commands = ["tintas analyze", "rincala analyze", "tintas hint"]
+    for i in range(SUBMISSION_LIMIT):
+        command = commands[i % len(commands)]
+        out = await fake.slash(ann, command, **({"code": "bad"} if "analyze" in command else {}))
+        assert "try again in" not in said(out), (i, said(out))
+    out = await fake.slash(ann, "tintas analyze", record=("m.txt", text.encode()))
+    window = int(SUBMISSION_WINDOW.total_seconds())
+    assert f"You have asked for {SUBMISSION_LIMIT} analyses or hints in the last {window} seconds" in said(out)
+    assert f"try again in {window} seconds. Nothing was done." in said(out)
+    assert not any(s.files for s in out) and read == []
+    assert private_file(await fake.slash(bob, "tintas analyze", record=("m.txt", text.encode())), "board.png")
+    clock.advance(seconds=window - 1)
+    assert "please try again in 1 second." in said(await fake.slash(ann, "tintas hint"))
+    clock.advance(seconds=1)
+    assert private_file(await fake.slash(ann, "tintas analyze", record=("m.txt", text.encode())), "board.png")
+    assert len(read) == 2
