@@ -1,19 +1,25 @@
-"""Searches off the event loop: a process pool with a time budget and cancellation per match.
+"""Searches off the event loop: a process pool with a safety net and cancellation per match.
 
 Pickling decision: the state itself is sent to the worker. Every engine's states pickle and unpickle to an equal
 position that carries its history too (Rincala's and Roocala's repetition records, whether a Quincala player has
 begun the turn), so the worker searches exactly the position the bot holds; ``tests/ai`` checks this for every
 game. (Replaying ``(game, players, variant, seed, moves)`` would cost a whole replay per call for no gain.)
 
+Time: a search's strength is its level's fixed number of iterations; its ``time_budget`` is a safety net that the
+worker counts from the moment it starts the search, so time spent queued behind other searches never shortens
+one. The caller waits without a limit while the call is queued; once the worker has started it (the worker
+writes the start time into shared memory), the caller gives up ``margin`` seconds past the safety net — a hang
+detector for a worker that stopped answering, which then raises ``TimeoutError``. A worker that dies (killed, out
+of memory) fails its calls with ``WorkerLost`` and the pool starts fresh workers.
+
 Cancellation: the pool shares an array of flags with its workers (shared memory, no sockets, no manager
 process); each call owns one slot until its worker has finished, and the worker looks at its flag every
 ``CHECK_EVERY`` iterations. ``cancel(match_id)`` raises the flags of that match's calls, and so does
-cancelling the awaiting task. The worker honours ``time_budget``; the caller also waits at most
-``time_budget + margin`` and then cancels the search and raises ``TimeoutError``.
+cancelling the awaiting task.
 
 Workers are started with "spawn": no copy of the bot's threads, sockets or event loop, and no socket to a fork
 server either. The program that creates an ``AIPool`` must guard its entry point (``if __name__ == "__main__"``
-or ``python -m``), as spawning requires.
+or ``python -m``), as spawning requires. Workers end with the process that started them (``end_with_parent``).
 """
 
 from __future__ import annotations
@@ -23,17 +29,74 @@ import ctypes
 import functools
 import multiprocessing
 import os
+import signal
+import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ai.search import ScoredTurn, SearchCancelled, best_turns, choose_turn
+from ai.search import SAFETY_NET, Analysis, SearchCancelled, TurnChoice, analyse, search_turn
 from engines import State
 
-DEFAULT_MARGIN = 1.0   # seconds the caller waits beyond the budget (process hand-over, pickling)
+MAX_WORKERS = 2        # searches at once, at most: each takes a core, and the host's other cores draw boards
+DEFAULT_MARGIN = 5.0   # seconds past the safety net before the caller calls a started search hung
+HANG_POLL = 0.5        # seconds between two looks at whether a queued call has started (for the hang detector)
 SLOTS = 256            # calls that may be queued or running at once
+PR_SET_PDEATHSIG = 1   # prctl(2): the signal this process gets when the thread that created it ends
 
-_flags: ctypes.Array[Any] | None = None   # in a worker: the shared cancel flags
+_flags: ctypes.Array[Any] | None = None     # in a worker: the shared cancel flags
+_started: ctypes.Array[Any] | None = None   # in a worker: when it started each slot's search (time.monotonic)
+
+
+def default_workers() -> int:
+    """As many workers as fit the host: one per core, at most ``MAX_WORKERS``."""
+    return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
+
+
+class WorkerLost(Exception):
+    """The worker process running (or about to run) the search died; the pool has started fresh workers."""
+
+
+def end_with_parent() -> None:
+    """Make this worker process end when its parent does, however the parent ends (SIGKILL included): on Linux
+    by the kernel (``kill_with_parent``), everywhere by a watchdog thread (``exit_with_parent``). The same
+    functions live in ``render.pool`` (the layer rules keep ``ai`` and ``render`` apart).
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.pid is None:    # not a multiprocessing child: nothing to follow
+        return
+    kill_with_parent(parent.pid)
+    exit_with_parent(parent)
+
+
+def kill_with_parent(parent_pid: int) -> None:
+    """Linux: have the kernel send SIGKILL to this process when its parent dies (``PR_SET_PDEATHSIG``; strictly,
+    when the parent's thread that started it ends: the pools start their workers when created, from threads
+    that live as long as the bot). If the parent died before that took effect, this process has been
+    re-parented already: it exits at once."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent_pid:      # the parent died before prctl took effect
+        _exit_now()
+
+
+def _exit_now() -> None:
+    """End this process at once, without clean-up: its parent is gone, nothing waits for its answers."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
+    """A watchdog thread that ends this process once ``parent`` is gone: ``parent.join()`` returns at EOF of the
+    pipe multiprocessing keeps from the parent, that is, when the parent has ended."""
+
+    def watch() -> None:
+        parent.join()
+        _exit_now()
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 class _SlotToken:
@@ -47,28 +110,17 @@ class _SlotToken:
         return bool(_flags[self.slot])
 
 
-def _init_worker(flags: ctypes.Array[Any]) -> None:
-    """Runs in each worker at start: keep the shared flags, import the engines and the search once."""
-    global _flags
-    _flags = flags
+def _init_worker(flags: ctypes.Array[Any], started: ctypes.Array[Any]) -> None:
+    """Runs in each worker at start: follow the parent, keep the shared arrays, import the engines and the search."""
+    global _flags, _started
+    end_with_parent()
+    _flags, _started = flags, started
     import ai.search  # noqa: F401
     import engines  # noqa: F401
 
 
 def _noop() -> int:
     return os.getpid()
-
-
-def _search(state: State, level: int, seed: int, time_budget: float, slot: int,
-            iterations: int | None) -> list[str]:
-    return choose_turn(state, level=level, seed=seed, time_budget=time_budget, cancel=_SlotToken(slot),
-                       iterations=iterations)
-
-
-def _best_turns(state: State, top: int, seed: int, time_budget: float, slot: int,
-                iterations: int | None) -> list[ScoredTurn]:
-    return best_turns(state, top=top, seed=seed, time_budget=time_budget, cancel=_SlotToken(slot),
-                      iterations=iterations)
 
 
 def _alive(pid: int) -> bool:
@@ -81,55 +133,111 @@ def _alive(pid: int) -> bool:
     return True
 
 
-class AIPool:
-    """Runs ``choose_turn`` in worker processes. Use one per bot; ``close()`` at shutdown."""
+def _begin(slot: int) -> _SlotToken:
+    """The worker starts the call of ``slot``: tell the caller when (its hang detector counts from now)."""
+    assert _started is not None, "a search runs in a worker, after _init_worker"
+    _started[slot] = time.monotonic()
+    return _SlotToken(slot)
 
-    def __init__(self, max_workers: int = 1, margin: float = DEFAULT_MARGIN):
-        ctx = multiprocessing.get_context("spawn")
-        self._flags = ctx.RawArray("b", SLOTS)
+
+def _search_turn(state: State, level: int, seed: int, time_budget: float, iterations: int | None,
+                 slot: int) -> TurnChoice:
+    return search_turn(state, level=level, seed=seed, time_budget=time_budget, cancel=_begin(slot),
+                       iterations=iterations)
+
+
+def _analyse(state: State, top: int, seed: int, time_budget: float, iterations: int | None, slot: int) -> Analysis:
+    return analyse(state, top=top, seed=seed, time_budget=time_budget, cancel=_begin(slot), iterations=iterations)
+
+
+class AIPool:
+    """Runs searches in worker processes. Use one per bot; ``close()`` at shutdown."""
+
+    def __init__(self, max_workers: int | None = None, margin: float = DEFAULT_MARGIN):
+        """``max_workers``: None for ``default_workers()``."""
+        self._ctx = multiprocessing.get_context("spawn")
+        self._flags = self._ctx.RawArray("b", SLOTS)
+        self._started = self._ctx.RawArray("d", SLOTS)
         self._free = list(range(SLOTS - 1, -1, -1))
-        self._executor = ProcessPoolExecutor(max_workers=max_workers, mp_context=ctx,
-                                             initializer=_init_worker, initargs=(self._flags,))
+        self.workers = default_workers() if max_workers is None else max_workers
         self._margin = margin
         self._lock = threading.Lock()
         self._running: dict[Any, set[int]] = {}   # match id -> slots of its queued or running calls
         self._closed = False
-        # start the workers now, not on the first move; each answers its pid (``up`` watches them)
-        self._started = [self._executor.submit(_noop) for _ in range(max_workers)]
+        self._pids: list[Future[int]] = []         # each worker's pid once started (``up`` watches them)
+        self._executor = self._start()
 
     def up(self) -> bool:
         """Whether the pool can think: its workers started, none has died, it was not closed (a health check; it
         asks no worker, so a pool busy searching is up)."""
         return not self._closed and all(f.done() and f.exception() is None and _alive(f.result())
-                                        for f in self._started)
+                                        for f in self._pids)
 
-    async def choose_turn(self, state: State, *, level: int, seed: int, time_budget: float = 2.0,
-                          match_id: Any = None, iterations: int | None = None) -> list[str]:
-        """``ai.search.choose_turn`` in a worker. Raises SearchCancelled after ``cancel(match_id)`` (when the
-        awaiting task is cancelled: CancelledError), TimeoutError past ``time_budget + margin``."""
-        return await self._run(_search, (state, level, seed, time_budget), time_budget, match_id, iterations)
+    def _start(self) -> ProcessPoolExecutor:
+        """A fresh executor with every worker started now, not on the first move."""
+        executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx, initializer=_init_worker,
+                                       initargs=(self._flags, self._started))
+        self._pids = [executor.submit(_noop) for _ in range(self.workers)]
+        return executor
 
-    async def best_turns(self, state: State, *, top: int = 3, seed: int = 0, time_budget: float = 3.0,
-                         match_id: Any = None, iterations: int | None = None) -> list[ScoredTurn]:
-        """``ai.search.best_turns`` (an analysis, a hint) in a worker; raises like ``choose_turn``."""
-        return await self._run(_best_turns, (state, top, seed, time_budget), time_budget, match_id, iterations)
+    async def search_turn(self, state: State, *, level: int, seed: int, time_budget: float = SAFETY_NET,
+                          match_id: Any = None, iterations: int | None = None) -> TurnChoice:
+        """``ai.search.search_turn`` in a worker. Raises SearchCancelled after ``cancel(match_id)`` (when the
+        awaiting task is cancelled: CancelledError), WorkerLost when the worker died, TimeoutError when a started
+        search overran ``time_budget + margin`` (a hung worker)."""
+        return await self._run(_search_turn, (state, level, seed, time_budget, iterations), time_budget, match_id)
 
-    async def _run(self, fn: Any, args: tuple[Any, ...], time_budget: float, match_id: Any,
-                   iterations: int | None) -> Any:
-        """``fn(*args, slot, iterations)`` in a worker, holding a cancel slot until the worker is done with it."""
+    async def analyse(self, state: State, *, top: int = 3, seed: int = 0, time_budget: float = SAFETY_NET,
+                      match_id: Any = None, iterations: int | None = None) -> Analysis:
+        """``ai.search.analyse`` (an analysis, a hint) in a worker; raises like ``search_turn``."""
+        return await self._run(_analyse, (state, top, seed, time_budget, iterations), time_budget, match_id)
+
+    async def _run(self, fn: Any, args: tuple[Any, ...], time_budget: float, match_id: Any) -> Any:
+        """``fn(*args, slot)`` in a worker, holding a cancel slot until the worker is done with it."""
         with self._lock:
             if not self._free:
                 raise RuntimeError(f"more than {SLOTS} AI searches at once")
             slot = self._free.pop()
             self._flags[slot] = 0
+            self._started[slot] = 0.0
             self._running.setdefault(match_id, set()).add(slot)
-        future = self._executor.submit(functools.partial(fn, *args, slot, iterations))
+            executor = self._executor
+        try:
+            future = executor.submit(functools.partial(fn, *args, slot))
+        except BrokenProcessPool as broken:   # a worker died before this call: fail it like one it was running
+            future = Future()
+            future.set_exception(broken)
         future.add_done_callback(lambda _: self._release(match_id, slot))
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), time_budget + self._margin)
+            return await self._wait(future, slot, time_budget + self._margin)
+        except BrokenProcessPool:
+            self._restart(executor)
+            raise WorkerLost("an AI worker process died") from None
         except BaseException:
-            self._flags[slot] = 1   # timeout, cancellation of the awaiting task: stop the worker's search
+            self._flags[slot] = 1   # hung, or the awaiting task was cancelled: stop the worker's search
             raise
+
+    async def _wait(self, future: Future[Any], slot: int, limit: float) -> Any:
+        """The call's result; no limit while it is queued, ``limit`` seconds once its worker started it."""
+        waiting = asyncio.wrap_future(future)
+        try:
+            while True:
+                done, _ = await asyncio.wait({waiting}, timeout=HANG_POLL)
+                if done:
+                    return waiting.result()
+                started = self._started[slot]
+                if started and time.monotonic() - started > limit:
+                    raise TimeoutError(f"an AI search ran {limit:.0f} s without finishing")
+        finally:
+            waiting.cancel()    # no longer awaited (hung, cancelled): a call still queued never starts
+
+    def _restart(self, broken: ProcessPoolExecutor) -> None:
+        """Replace ``broken`` (a worker died: the executor refuses all work) with fresh workers, once."""
+        with self._lock:
+            if self._executor is not broken:
+                return
+            self._executor = self._start()
+        broken.shutdown(wait=False, cancel_futures=True)
 
     def _release(self, match_id: Any, slot: int) -> None:
         """The worker is done with ``slot`` (only now may another call reuse it). Runs in any thread."""
@@ -159,4 +267,4 @@ class AIPool:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["AIPool", "SearchCancelled"]
+__all__ = ["AIPool", "SearchCancelled", "WorkerLost", "default_workers", "end_with_parent"]

@@ -11,8 +11,9 @@ evaluation likes, and many iterations let the playouts overrule it. Playouts use
 the game ends or the depth cap is reached, where the evaluation estimates the result.
 
 Determinism: all randomness comes from ``random.Random(seed)`` and the ITERATION count is the limit, so a seed
-gives the same turn on any machine. ``time_budget`` is only a safety cap: a search stopped by it has done fewer
-iterations and may choose differently.
+gives the same turn on any machine, however loaded. ``time_budget`` is only a safety net far above a level's
+normal duration: a search stopped by it has done fewer iterations and may choose differently, so it says so
+(``TurnChoice.out_of_time``, ``Analysis.out_of_time``) and the bot logs and counts it.
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ from engines import GAMES, State
 
 LEVELS = (1, 2, 3, 4, 5)
 
-# Iterations per atomic decision, by level: the default row. Level 5 is sized per game so that one decision takes
-# about 1.5 s on one core of the 2-core reference machine (bench/bench_ai.py --speed, 2-player start positions);
+# Iterations per atomic decision, by level: the default row. A level's strength is this fixed amount of search;
 # a game's policy (``ai/policies/<game>.py``, ``levels``) overrides the row where its moves are much cheaper or
-# dearer.
+# dearer. Sized so that a level-5 turn takes a second or two on one core of the 2-core reference machine
+# (``bench/bench_ai.py --turn-times`` prints the figures per game and level), far below ``SAFETY_NET``.
 LEVEL_ITERATIONS: dict[int, int] = {1: 30, 2: 150, 3: 500, 4: 1000, 5: 1500}
 
+SAFETY_NET = 60.0           # seconds: the default time budget, only there to end a search that something slowed
+                            # down beyond reason (a normal level-5 turn takes about a tenth of it)
 PRIOR_VISITS = 2            # virtual visits that carry the evaluation of a freshly generated move
 CHECK_EVERY = 32            # iterations between two looks at the cancel token (it may be a cross-process proxy)
                             # and at whether the move is already decided
@@ -105,6 +108,7 @@ class Search:
         self.deadline = deadline
         self.cancel = cancel
         self.iterations_done = 0
+        self.out_of_time = False    # the safety net stopped a search before its iterations were done
 
     def run(self, root: Node, iterations: int, *, early_stop: bool = True) -> None:
         """Up to ``iterations`` iterations; raises SearchCancelled.
@@ -124,6 +128,7 @@ class Search:
                 if early_stop and decided(root, iterations - i):
                     return
             if time.perf_counter() >= self.deadline:
+                self.out_of_time = True
                 return
             self.iterate(root)
             self.iterations_done += 1
@@ -219,16 +224,33 @@ def best_child(root: Node) -> tuple[str, Node]:
     return winning_move(root) or max(root.children, key=lambda mc: (mc[1].visits, mc[1].mean()))
 
 
-def choose_turn(state: State, *, level: int, seed: int, time_budget: float = 2.0,
+@dataclass(frozen=True)
+class TurnChoice:
+    """A whole turn the search chose, with how much it searched: ``out_of_time`` when the safety net (the time
+    budget) stopped a search before the level's iterations were done (then the turn may differ by machine)."""
+
+    moves: list[str]
+    iterations: int
+    out_of_time: bool
+
+
+def choose_turn(state: State, *, level: int, seed: int, time_budget: float = SAFETY_NET,
                 cancel: CancelToken | None = None, iterations: int | None = None) -> list[str]:
-    """The canonical atomic moves of one whole turn for ``state.to_move``.
+    """The canonical atomic moves of one whole turn for ``state.to_move`` (``search_turn(...).moves``)."""
+    return search_turn(state, level=level, seed=seed, time_budget=time_budget, cancel=cancel,
+                       iterations=iterations).moves
+
+
+def search_turn(state: State, *, level: int, seed: int, time_budget: float = SAFETY_NET,
+                cancel: CancelToken | None = None, iterations: int | None = None) -> TurnChoice:
+    """One whole turn for ``state.to_move``, and how the search went.
 
     Searches each atomic decision while the same seat stays to move and the game is not over (so an optional
     continuation is stopped with ``end`` when the search prefers that, and a forced one is played through), unless
     the game's policy stops the turn (``Policy.stop_turn``: Quincala caps the legs of a move).
-    ``iterations`` overrides the level's effort (tests, benchmarks). ``time_budget`` (seconds, whole turn) is a
-    safety cap; once it is spent, the remaining decisions of the turn follow the evaluation alone.
-    Raises GameOverError when the game is over, SearchCancelled when ``cancel`` is set.
+    ``iterations`` overrides the level's effort (tests, benchmarks). ``time_budget`` (seconds, whole turn, counted
+    from this call) is a safety net; once it is spent, the remaining decisions of the turn follow the evaluation
+    alone. Raises GameOverError when the game is over, SearchCancelled when ``cancel`` is set.
     """
     if state.is_over:
         raise GameOverError("The game is over: there is no turn to play.")
@@ -253,7 +275,7 @@ def choose_turn(state: State, *, level: int, seed: int, time_budget: float = 2.0
         moves.append(move)
         if root.state.is_over or root.state.to_move != seat:
             break
-    return moves
+    return TurnChoice(moves, search.iterations_done, search.out_of_time)
 
 
 # ---- analysis: the best few turns with their evaluations ----------------------------------------------------------
@@ -275,13 +297,28 @@ class ScoredTurn:
     final: bool
 
 
-def best_turns(state: State, *, top: int = 3, seed: int = 0, time_budget: float = 3.0,
+@dataclass(frozen=True)
+class Analysis:
+    """The best turns an analysis found; ``out_of_time`` as in ``TurnChoice``."""
+
+    turns: list[ScoredTurn]
+    iterations: int
+    out_of_time: bool
+
+
+def best_turns(state: State, *, top: int = 3, seed: int = 0, time_budget: float = SAFETY_NET,
                cancel: CancelToken | None = None, iterations: int | None = None) -> list[ScoredTurn]:
+    """The ``top`` best whole turns for ``state.to_move``, best first (``analyse(...).turns``)."""
+    return analyse(state, top=top, seed=seed, time_budget=time_budget, cancel=cancel, iterations=iterations).turns
+
+
+def analyse(state: State, *, top: int = 3, seed: int = 0, time_budget: float = SAFETY_NET,
+            cancel: CancelToken | None = None, iterations: int | None = None) -> Analysis:
     """The ``top`` best whole turns for ``state.to_move``, best first, each with its evaluation.
 
     One search from ``state`` at the analysis effort (no early stop: every first move gets its share of the
     iterations); the candidates are the first moves ranked like ``best_child`` (a move that wins at once first,
-    then by visits and mean), each completed to a whole turn the way ``choose_turn`` completes one (searching each
+    then by visits and mean), each completed to a whole turn the way ``search_turn`` completes one (searching each
     further decision of the same seat within the same deadline). Turns that reach the same position are listed
     once. Raises GameOverError when the game is over, SearchCancelled when ``cancel`` is set.
     """
@@ -293,6 +330,11 @@ def best_turns(state: State, *, top: int = 3, seed: int = 0, time_budget: float 
     assert seat is not None
     root = Node(state, None)
     search.run(root, effort, early_stop=False)
+    return Analysis(_listed_turns(search, root, seat, top, effort), search.iterations_done, search.out_of_time)
+
+
+def _listed_turns(search: Search, root: Node, seat: int, top: int, effort: int) -> list[ScoredTurn]:
+    """Up to ``top`` whole turns from the searched ``root``, best first (see ``analyse``)."""
     assert root.children is not None
 
     def rank(mc: tuple[str, Node]) -> tuple[bool, int, float]:

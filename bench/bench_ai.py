@@ -3,8 +3,10 @@
     python bench/bench_ai.py [--games-list tintas,spinca] [--games 200] [--levels 1,2,3,4,5]
                              [--time-budget 2.0] [--effort-scale 1.0] [--workers 2] [--players 2]
                              [--pairs 5-0,5-1]
-    python bench/bench_ai.py --summary [--record FILE]
+    python bench/bench_ai.py --sprt --pairs 2-1,3-2,4-3,5-4 --games 40 --workers 1 [--games-list tintas]
+    python bench/bench_ai.py --summary [--sprt] [--record FILE]
     python bench/bench_ai.py --speed [--seconds 3]
+    python bench/bench_ai.py --turn-times [--games-list rincala] [--levels 1,5] [--positions 12]
 
 Strength: per game, plays the top level against a uniformly random player, the top level against level 1 and
 each level against the one below, seats alternating between games, and prints each pairing's win rate with its
@@ -13,12 +15,23 @@ draw, as the bot rules it; the engines have no cap, so this script counts the tu
 ``--effort-scale`` multiplies every level's iteration count (a reduced run); ``--time-budget`` is the per-turn
 safety cap of the search.
 
+``--sprt``: a sequential test per pairing instead of a fixed number of games: games are played ``--workers`` at a
+time until the log-likelihood ratio of "the first level scores SPRT_SCORES[1]" against "it scores SPRT_SCORES[0]"
+crosses a bound for error rates SPRT_ERRORS (or ``--games`` are played); each row then states the LLR, its
+bounds, the verdict so far and a 95 % interval of the score.
+
 Every finished game is appended to ``--record`` (JSON lines) with a fingerprint of the code that played it (the
 search, the game's policy and its engine). A run skips the games the record already holds for the same code and
 settings, so a long run can be stopped and resumed, and ``--summary`` prints the tables from the record alone.
 
 Speed: per game and player count, random playouts (complete games) per second and atomic plies per second,
 plus MCTS iterations per second of a level-5 search from the start position.
+
+Turn times: per game and level, the seconds one whole bot turn takes at the level's fixed effort (p50, p90, max
+over ``--positions`` positions met along two-player games that level 1 plays against itself, from the opening to
+the end), the iterations it searched, and how often the safety net (``ai.search.SAFETY_NET``) stopped it; the row
+``A`` is an analysis (``ai.search.analyse``, the bot's best effort without early stop). One process, one core:
+wall-clock seconds (what a player waits on this machine now) and CPU seconds (what a quiet core would take).
 """
 
 from __future__ import annotations
@@ -26,20 +39,26 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import multiprocessing
 import os
 import platform
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ai.search import LEVELS, choose_turn, iterations_for  # noqa: E402
+from ai.pool import end_with_parent  # noqa: E402
+from ai.search import LEVELS, SAFETY_NET, Analysis, TurnChoice, analyse, choose_turn, iterations_for, search_turn  # noqa: E402
 from engines import GAMES, State  # noqa: E402
 
 RANDOM = 0   # the uniformly random player in a pairing
+SPRT_SCORES = (0.5, 0.6)   # --sprt: H0, the first level is no stronger; H1, it scores 60 % (about +70 Elo)
+SPRT_ERRORS = 0.05         # --sprt: alpha = beta, the chances of either wrong verdict
+Z95 = 1.96                 # a 95 % interval of a score
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_RECORD = ROOT / "bench" / "results" / "ai_strength.jsonl"
 
@@ -111,7 +130,12 @@ def read_record(path: Path) -> list[dict]:
         return []
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     current = {key: code_fingerprint(key) for key in GAMES}
-    return [row for row in rows if row.get("code") == current.get(row.get("game"))]
+    kept: dict[tuple, dict] = {}      # one row per game: two runs at once may both have played it (same result)
+    for row in rows:
+        if row.get("code") == current.get(row.get("game")):
+            kept.setdefault((row["game"], row["players"], row["a"], row["b"], row["index"], row["time_budget"],
+                             row["effort_scale"]), row)
+    return list(kept.values())
 
 
 def print_row(key: str, a: int, b: int, rows: list[dict], seconds: float, note: str = "") -> None:
@@ -122,6 +146,41 @@ def print_row(key: str, a: int, b: int, rows: list[dict], seconds: float, note: 
     turns = sum(r["turns"] for r in rows) / n if n else 0.0
     print(f"{key:10} {player_name(a) + ' v ' + player_name(b):14} {score:7.1%} {w:4} {d:4} {n - w - d:4} {n:4} "
           f"{turns:6.0f} {seconds:7.0f}s{note}", flush=True)
+
+
+def sprt_llr(scores: list[float]) -> float:
+    """The log-likelihood ratio of H1 against H0 (``SPRT_SCORES``), normal approximation of the per-game score
+    (draws count half). A virtual win and loss are added, so a few games of one result do not decide alone."""
+    padded = [*scores, 0.0, 1.0]
+    n = len(padded)
+    mean = sum(padded) / n
+    variance = sum((x - mean) ** 2 for x in padded) / n
+    s0, s1 = SPRT_SCORES
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+
+def sprt_bounds() -> tuple[float, float]:
+    return math.log(SPRT_ERRORS / (1 - SPRT_ERRORS)), math.log((1 - SPRT_ERRORS) / SPRT_ERRORS)
+
+
+def sprt_verdict(scores: list[float]) -> str | None:
+    """"stronger" (H1 accepted), "not stronger" (H0 accepted), or None while undecided."""
+    llr = sprt_llr(scores)
+    lower, upper = sprt_bounds()
+    return "stronger" if llr >= upper else "not stronger" if llr <= lower else None
+
+
+def sprt_note(rows: list[dict]) -> str:
+    scores = [r["score"] for r in rows]
+    if not scores:
+        return ""
+    n, p = len(scores), sum(scores) / len(scores)
+    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)                 # Wilson's interval
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+    lower, upper = sprt_bounds()
+    verdict = sprt_verdict(scores) or "undecided"
+    return (f"  SPRT llr {sprt_llr(scores):+.2f} in ({lower:.2f}, {upper:.2f}): {verdict}; "
+            f"score 95% CI {max(0.0, centre - half):.0%}-{min(1.0, centre + half):.0%}")
 
 
 def pairings(levels: list[int]) -> list[tuple[int, int]]:
@@ -149,7 +208,7 @@ def run_strength(args) -> None:
           f"{'time':>8}", flush=True)
     record_path.parent.mkdir(parents=True, exist_ok=True)
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(args.workers) as pool, record_path.open("a") as out:
+    with ctx.Pool(args.workers, initializer=end_with_parent) as pool, record_path.open("a") as out:
         for key in args.games_list.split(","):
             players = args.players if args.players in GAMES[key].player_counts else 2
             code = code_fingerprint(key)
@@ -158,12 +217,14 @@ def run_strength(args) -> None:
                 done = {r["index"] for r in rows}
                 tasks = [(key, players, a, b, i, args.time_budget, args.effort_scale)
                          for i in range(args.games) if i not in done]
-                for row in pool.imap_unordered(play_game, tasks, chunksize=1):
-                    row["code"] = code
-                    out.write(json.dumps(row) + "\n")
-                    out.flush()
-                    rows.append(row)
-                print_row(key, a, b, rows, sum(r["seconds"] for r in rows))
+                while tasks and not (args.sprt and sprt_verdict([r["score"] for r in rows])):
+                    batch, tasks = (tasks[:args.workers], tasks[args.workers:]) if args.sprt else (tasks, [])
+                    for row in pool.imap_unordered(play_game, batch, chunksize=1):
+                        row["code"] = code
+                        out.write(json.dumps(row) + "\n")
+                        out.flush()
+                        rows.append(row)
+                print_row(key, a, b, rows, sum(r["seconds"] for r in rows), sprt_note(rows) if args.sprt else "")
 
 
 def run_summary(args) -> None:
@@ -178,7 +239,8 @@ def run_summary(args) -> None:
     for key, players, budget, scale, a, b in settings:
         group = [r for r in rows if (r["game"], r["players"], r["time_budget"], r["effort_scale"], r["a"], r["b"])
                  == (key, players, budget, scale, a, b)]
-        print_row(key, a, b, group, sum(r["seconds"] for r in group), f"  {players}p/{budget}s/x{scale}")
+        print_row(key, a, b, group, sum(r["seconds"] for r in group),
+                  f"  {players}p/{budget}s/x{scale}" + (sprt_note(group) if args.sprt else ""))
 
 
 def run_speed(args) -> None:
@@ -211,14 +273,69 @@ def run_speed(args) -> None:
                       f"{plies / n:6.0f} {its:8.0f}", flush=True)
 
 
+def sample_positions(key: str, count: int, seed: int) -> list[State]:
+    """``count`` positions spread over two-player games that level 1 plays against itself (never a finished one)."""
+    game = GAMES[key]
+    variant = game.variants[0] if game.variants else None
+    games: list[list[State]] = []
+    total = 0
+    while total < 2 * count:          # whole games until there are enough positions to spread
+        state = game.new(players=2, seed=seed + len(games), variant=variant)
+        line = []
+        turns = 0
+        while not state.is_over and (game.turn_cap is None or turns < game.turn_cap):
+            line.append(state)
+            seat = state.to_move
+            for move in choose_turn(state, level=1, seed=seed + len(line), iterations=iterations_for(key, 1)):
+                state = state.play(move)
+            turns += state.to_move != seat
+        games.append(line)
+        total += len(line)
+    flat = [s for line in games for s in line]
+    return [flat[i * len(flat) // count] for i in range(count)]
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_turn_times(args) -> None:
+    levels = [int(x) for x in args.levels.split(",")]
+    print(f"# {platform.node()} {platform.python_version()} cpus={os.cpu_count()} load={os.getloadavg()[0]:.1f} "
+          f"one core; {args.positions} positions per game; safety net {SAFETY_NET:.0f} s", flush=True)
+    print(f"{'game':10} {'level':>5} {'iters':>6} {'n':>3} {'p50 s':>7} {'p90 s':>7} {'max s':>7} {'cpu p50':>7} "
+          f"{'cpu max':>7} {'it p50':>7} {'net':>4}", flush=True)
+    for key in args.games_list.split(","):
+        positions = sample_positions(key, args.positions, seed=7)
+        for level in [*levels, 0]:             # 0: the analysis
+            seconds, cpu, iterations, hits = [], [], [], 0
+            for i, state in enumerate(positions):
+                start, start_cpu = time.perf_counter(), time.process_time()
+                found: TurnChoice | Analysis = (search_turn(state, level=level, seed=i) if level
+                                                 else analyse(state, seed=i))
+                seconds.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
+                iterations.append(found.iterations)
+                hits += found.out_of_time
+            effort = iterations_for(key, level or 5)
+            print(f"{key:10} {level or 'A':>5} {effort:6} {len(seconds):3} {quantile(seconds, 0.5):7.2f} "
+                  f"{quantile(seconds, 0.9):7.2f} {max(seconds):7.2f} {quantile(cpu, 0.5):7.2f} {max(cpu):7.2f} "
+                  f"{quantile(iterations, 0.5):7.0f} {hits:4}",
+                  flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--speed", action="store_true", help="measure playouts per second instead")
+    parser.add_argument("--turn-times", action="store_true", help="measure the seconds of a bot turn per level")
+    parser.add_argument("--positions", type=int, default=12, help="--turn-times: positions per game")
     parser.add_argument("--seconds", type=float, default=3.0, help="--speed: seconds per game")
     parser.add_argument("--games-list", default=",".join(GAMES), help="comma-separated game keys")
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)), help="levels to compare, e.g. 1,3,5")
-    parser.add_argument("--time-budget", type=float, default=2.0, help="per-turn safety cap (seconds)")
+    parser.add_argument("--time-budget", type=float, default=SAFETY_NET, help="per-turn safety net (seconds)")
+    parser.add_argument("--sprt", action="store_true", help="a sequential test per pairing (see above)")
     parser.add_argument("--pairs", default="", help="only these pairings, e.g. 5-0,5-1,2-1 (0 = random)")
     parser.add_argument("--effort-scale", type=float, default=1.0, help="multiply every level's iterations")
     parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
@@ -228,6 +345,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.speed:
         run_speed(args)
+    elif args.turn_times:
+        run_turn_times(args)
     elif args.summary:
         run_summary(args)
     else:

@@ -3,6 +3,12 @@
 Discord-free: the dispatcher (a ``bot_turn`` announcement) and the terminal both use it. With an ``AIPool`` the
 search runs in a worker process (the default for the bot); without one it runs in a thread, which keeps the
 event loop free too.
+
+A level plays its fixed number of iterations; the time budget is only a safety net. When a search does not run
+at its level's full effort — the safety net stopped it, its worker died, or a started search hung — that is a
+fallback: logged (WARNING, or ERROR when no search result came back at all) and counted in
+``boardgames_ai_fallbacks_total``. A bot turn then plays what the search found, or a quick level-1 turn when it
+found nothing; an analysis answers "try again".
 """
 
 from __future__ import annotations
@@ -11,18 +17,26 @@ import asyncio
 import logging
 from typing import Any
 
-from ai.search import ScoredTurn, SearchCancelled, best_turns, choose_turn
-from bot.metrics import AI_QUEUE
+from ai.pool import WorkerLost
+from ai.search import SAFETY_NET, Analysis, ScoredTurn, SearchCancelled, TurnChoice, analyse, choose_turn, search_turn
+from bot.metrics import AI_FALLBACKS, AI_QUEUE
 from bot.model import Match, ServiceError, TurnResult
 from bot.services import Services
 from engines import State
 
 log = logging.getLogger(__name__)
 
-TIME_BUDGET = 2.0     # seconds of search per turn at most (the search's own effort table usually ends sooner)
-FALLBACK_BUDGET = 0.5
-ANALYSIS_BUDGET = 3.0  # seconds an analysis or a hint searches at most (Discord waits 15 minutes after a defer)
-ANALYSIS_TOP = 3       # how many best turns an analysis shows
+TIME_BUDGET = SAFETY_NET       # seconds a bot turn's search may run, a safety net (its level's effort ends it sooner)
+ANALYSIS_BUDGET = SAFETY_NET   # the same for an analysis or a hint (Discord waits 15 minutes after a defer)
+FALLBACK_LEVEL = 1             # the quick turn the bot plays when its search came back with nothing
+FALLBACK_BUDGET = 5.0          # seconds that quick turn may search, a safety net (it needs a few milliseconds)
+ANALYSIS_TOP = 3               # how many best turns an analysis shows
+FALLBACK_KINDS = ("turn", "analysis")
+FALLBACK_REASONS = ("safety_net", "worker_lost", "hung")
+
+for _kind in FALLBACK_KINDS:           # /metrics shows every count from the start, at 0
+    for _reason in FALLBACK_REASONS:
+        AI_FALLBACKS.labels(kind=_kind, reason=_reason)
 
 
 def turn_seed(match_seed: int, ply: int) -> int:
@@ -51,25 +65,40 @@ class AIPlayer:
         seat = match.ai_to_move
         assert seat is not None and seat.ai_level is not None
         seed = turn_seed(match.row.seed, match.ply)
+        state = match.position
         try:
             if self.pool is not None:
-                return await self.pool.choose_turn(match.position, level=seat.ai_level, seed=seed,
-                                                   time_budget=self.time_budget, match_id=match.id)
-            return await asyncio.to_thread(choose_turn, match.position, level=seat.ai_level, seed=seed,
-                                           time_budget=self.time_budget)
-        except TimeoutError:   # never leave the match stuck on the bot: play a quick level-1 turn
-            log.warning("bot search in match %s overran its budget; playing a quick turn", match.id)
-            return await asyncio.to_thread(choose_turn, match.position, level=1, seed=seed,
+                choice: TurnChoice = await self.pool.search_turn(state, level=seat.ai_level, seed=seed,
+                                                                 time_budget=self.time_budget, match_id=match.id)
+            else:
+                choice = await asyncio.to_thread(search_turn, state, level=seat.ai_level, seed=seed,
+                                                 time_budget=self.time_budget)
+        except (WorkerLost, TimeoutError) as exc:   # never leave the match stuck on the bot: play a quick turn
+            fell_back("turn", exc, f"bot turn in match {match.id}: {exc}; playing a quick level-{FALLBACK_LEVEL} turn")
+            return await asyncio.to_thread(choose_turn, state, level=FALLBACK_LEVEL, seed=seed,
                                            time_budget=FALLBACK_BUDGET)
+        if choice.out_of_time:
+            fell_back("turn", None, f"bot turn in match {match.id} (level {seat.ai_level}) was stopped by its "
+                      f"{self.time_budget:.0f} s safety net after {choice.iterations} iterations")
+        return choice.moves
 
     async def best_turns(self, state: State, *, seed: int, match_id: Any = None) -> list[ScoredTurn]:
-        """The analysis of ``state`` (``ai.search.best_turns``), in the pool like the bot's own turns; a search
-        that overruns its budget raises TimeoutError."""
-        if self.pool is not None:
-            return await self.pool.best_turns(state, top=ANALYSIS_TOP, seed=seed, time_budget=self.analysis_budget,
-                                              match_id=match_id)
-        return await asyncio.to_thread(best_turns, state, top=ANALYSIS_TOP, seed=seed,
-                                       time_budget=self.analysis_budget)
+        """The analysis of ``state`` (``ai.search.analyse``), in the pool like the bot's own turns; raises
+        TimeoutError when no analysis came back (its worker died or hung)."""
+        try:
+            if self.pool is not None:
+                analysis: Analysis = await self.pool.analyse(state, top=ANALYSIS_TOP, seed=seed,
+                                                             time_budget=self.analysis_budget, match_id=match_id)
+            else:
+                analysis = await asyncio.to_thread(analyse, state, top=ANALYSIS_TOP, seed=seed,
+                                                   time_budget=self.analysis_budget)
+        except (WorkerLost, TimeoutError) as exc:
+            fell_back("analysis", exc, f"analysis: {exc}")
+            raise TimeoutError(str(exc)) from exc
+        if analysis.out_of_time:
+            fell_back("analysis", None, f"an analysis was stopped by its {self.analysis_budget:.0f} s safety net "
+                      f"after {analysis.iterations} iterations")
+        return analysis.turns
 
     async def play(self, match_id: int, *, ply: int, completes: int | None = None) -> TurnResult | None:
         """Play the bot's turn of ``match_id`` at ``ply``; None if the match ended or moved on meanwhile."""
@@ -84,3 +113,14 @@ class AIPlayer:
         except (SearchCancelled, ServiceError) as exc:   # the match ended or moved on meanwhile
             log.info("bot turn in match %s not played: %s", match_id, exc)
             return None
+
+
+def fell_back(kind: str, error: BaseException | None, message: str) -> None:
+    """Log and count a search that did not run at its level's full effort (``error``: why nothing came back;
+    None: the safety net stopped it and it answered with what it had found)."""
+    if error is None:
+        reason = "safety_net"
+    else:
+        reason = "worker_lost" if isinstance(error, WorkerLost) else "hung"
+    AI_FALLBACKS.labels(kind=kind, reason=reason).inc()
+    log.log(logging.WARNING if error is None else logging.ERROR, "AI fallback (%s): %s", reason, message)

@@ -44,6 +44,9 @@ METRICS_STALE = Gauge("boardgames_metrics_stale", "1 when the last scrape could 
                       "dispatcher's backlog and lag are the last values read", registry=REGISTRY)
 AI_QUEUE = Gauge("boardgames_ai_queue", "Bot searches of this process waiting for or running in the AI pool",
                  registry=REGISTRY)
+AI_FALLBACKS = Counter("boardgames_ai_fallbacks", "AI searches (kind: turn, analysis) that did not run at their "
+                       "level's full effort (reason: safety_net, worker_lost, hung)", ["kind", "reason"],
+                       registry=REGISTRY)
 
 Clock = Callable[[], datetime]
 

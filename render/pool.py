@@ -16,8 +16,12 @@ measures the whole tree.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -27,6 +31,47 @@ from render.replay import DEFAULT_BUDGET
 from render.texts import install
 
 Texts = Mapping[str, Mapping[str, str]]    # {language: {English template: translation}} (render.texts)
+PR_SET_PDEATHSIG = 1   # prctl(2): the signal this process gets when the thread that created it ends
+
+
+def end_with_parent() -> None:
+    """Make this worker process end when its parent does, however the parent ends (SIGKILL included): on Linux
+    by the kernel (``kill_with_parent``), everywhere by a watchdog thread (``exit_with_parent``). The same
+    functions live in ``ai.pool`` (the layer rules keep ``ai`` and ``render`` apart).
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.pid is None:    # not a multiprocessing child: nothing to follow
+        return
+    kill_with_parent(parent.pid)
+    exit_with_parent(parent)
+
+
+def kill_with_parent(parent_pid: int) -> None:
+    """Linux: have the kernel send SIGKILL to this process when its parent dies (``PR_SET_PDEATHSIG``; strictly,
+    when the parent's thread that started it ends: the pools start their workers when created, from threads
+    that live as long as the bot). If the parent died before that took effect, this process has been
+    re-parented already: it exits at once."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent_pid:      # the parent died before prctl took effect
+        _exit_now()
+
+
+def _exit_now() -> None:
+    """End this process at once, without clean-up: its parent is gone, nothing waits for its answers."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
+    """A watchdog thread that ends this process once ``parent`` is gone: ``parent.join()`` returns at EOF of the
+    pipe multiprocessing keeps from the parent, that is, when the parent has ended."""
+
+    def watch() -> None:
+        parent.join()
+        _exit_now()
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 CORES_FOR_THE_AI = 1    # cores the default pool leaves to the AI workers (it keeps at least one process)
@@ -65,6 +110,7 @@ def _return_freed_buffers() -> None:
 def _start(texts: Texts | None = None) -> None:
     """Runs in each worker at start: take the translations of the board texts, import every renderer and read
     its stored palette. Layers and sprites are built by each game's first board (see the module's docstring)."""
+    end_with_parent()
     import importlib
 
     from engines import GAMES

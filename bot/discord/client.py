@@ -51,7 +51,7 @@ class GameBot(discord.Client):
     """Slash commands only: no privileged intents, no member chunking, mentions opt-in per message."""
 
     def __init__(self, config: Config, *, services: Services | None = None, sync_commands: bool = True,
-                 run_background: bool = True, ai_processes: int = 1, render_processes: int | None = None):
+                 run_background: bool = True, ai_processes: int | None = None, render_processes: int | None = None):
         intents = discord.Intents.none()
         intents.guilds = True  # channel and guild objects for interactions; not privileged
         super().__init__(intents=intents, chunk_guilds_at_startup=False,
@@ -61,7 +61,7 @@ class GameBot(discord.Client):
         self._services = services
         self.sync_commands = sync_commands
         self.run_background = run_background
-        self.ai_processes = ai_processes          # 0: search in a thread (tests); else worker processes
+        self.ai_processes = ai_processes          # 0: search in a thread (tests); None: ai.pool.default_workers()
         self.render_processes = render_processes  # 0: draw in a thread (tests); None: render.pool.default_processes()
         self._renders: RenderPool | None = None
         self.poster = Poster(self)
@@ -129,7 +129,7 @@ class GameBot(discord.Client):
         self._dispatcher = Dispatcher(self.services, self.poster.deliver)
         self._renders = await asyncio.to_thread(RenderPool, self.render_processes, board_texts())
         pool = None
-        if self.ai_processes:
+        if self.ai_processes != 0:
             from ai.pool import AIPool
             pool = await asyncio.to_thread(AIPool, self.ai_processes)   # spawning workers takes a moment
         self._ai = AIPlayer(self.services, pool)

@@ -75,7 +75,8 @@ async def test_the_pool_returns_the_in_process_analysis():
     pool = AIPool(max_workers=1)
     try:
         state = GAMES["rincala"].new(seed=3)
-        got = await pool.best_turns(state, top=3, seed=4, time_budget=30.0, iterations=50)
-        assert got == best_turns(state, top=3, seed=4, time_budget=30.0, iterations=50)
+        got = await pool.analyse(state, top=3, seed=4, time_budget=30.0, iterations=50)
+        assert got.turns == best_turns(state, top=3, seed=4, time_budget=30.0, iterations=50)
+        assert not got.out_of_time
     finally:
         pool.close()

@@ -30,7 +30,7 @@ ANN = Person(11, "Ann")
 async def main(db_path: str, journal_path: str, port: str) -> int:
     config = load_config(env_file=None, environ={"DATABASE_PATH": db_path, "HEALTH_PORT": port})
     logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
-    bot = make_bot(config, sync_commands=False, ai_processes=1, render_processes=1)
+    bot = make_bot(config, sync_commands=False, render_processes=1)   # the AI pool as in production
     journal = Path(journal_path)
 
     async def deliver(row: OutboxRow) -> Delivered:

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from ai.search import TurnChoice
 from bot.ai_player import AIPlayer
 from bot.health import HealthServer, Readiness
 from bot.metrics import OutboxGauges
@@ -128,9 +129,9 @@ class GatedPool:
     def __init__(self):
         self.go = asyncio.Event()
 
-    async def choose_turn(self, state, **_kw):
+    async def search_turn(self, state, **_kw):
         await self.go.wait()
-        return state.legal_moves()[0]
+        return TurnChoice([state.legal_moves()[0]], 0, False)
 
     def cancel(self, _match_id) -> int:
         return 0

@@ -95,3 +95,120 @@ async def test_the_bot_stops_thinking_when_the_match_ends(services):
     match = await services.challenges.challenge_bot("tintas", guild_id=GUILD, channel_id=CHANNEL, player=ANN, level=1)
     await services.play.resign(match.id, ANN.user_id, guild_id=GUILD)
     assert pool.cancelled == [match.id]
+
+
+# ---- the AI pool under overlapping work, and its fallbacks -----------------------------------------------------
+
+
+def fallbacks(**labels: str) -> float:
+    """How many AI fallbacks /metrics has counted (those with ``labels``; all of them without)."""
+    from bot.metrics import AI_FALLBACKS
+    return sum(sample.value for metric in AI_FALLBACKS.collect() for sample in metric.samples
+               if sample.name.endswith("_total") and labels.items() <= sample.labels.items())
+
+
+@pytest.fixture
+def ai_pool():
+    from ai.pool import AIPool
+    pool = AIPool()            # the bot's own: one worker per core, up to the cap
+    yield pool
+    pool.close()
+
+
+async def bot_to_move(services, game: str, level: int):
+    """A fresh match against the bot at ``level``, at the bot's turn (Ann opens if she is first)."""
+    from tests.conftest import ANN, CHANNEL
+    match = await services.challenges.challenge_bot(game, guild_id=GUILD, channel_id=CHANNEL, player=ANN,
+                                                    level=level)
+    match = await services.queries.get(match.id)
+    if match.ai_to_move is None:
+        await services.play.submit_turn(match, ANN.user_id, match.position.legal_moves()[0], guild_id=GUILD)
+        match = await services.queries.get(match.id)
+    assert match.ai_to_move is not None
+    return match
+
+
+def position_after(game: str, plies: int, seed: int):
+    """A position some random plies into a game (never a finished one)."""
+    import random
+
+    from engines import GAMES
+    rng = random.Random(seed)
+    state = GAMES[game].new(players=2, seed=seed)
+    for _ in range(plies):
+        following = state.play(rng.choice(state.legal_moves()))
+        if following.is_over:
+            break
+        state = following
+    return state
+
+
+async def test_two_analyses_and_a_level_5_bot_turn_at_once_neither_time_out_nor_fall_back(services, ai_pool):
+    """As when two players ask /analyze while the bot has its turn: three searches at the bot's best effort on the
+    pool at once (one waits in the queue). None times out or falls back, and the bot plays the very turn its seed
+    gives when it searches alone."""
+    import asyncio
+
+    from ai.search import search_turn
+    from bot.ai_player import turn_seed
+    ai = AIPlayer(services, ai_pool)
+    match = await bot_to_move(services, "rincala", level=5)
+    alone = search_turn(match.position, level=5, seed=turn_seed(match.row.seed, match.ply))
+    assert not alone.out_of_time
+    before = fallbacks()
+    first, second, played = await asyncio.gather(
+        ai.best_turns(position_after("rincala", 12, 1), seed=1),
+        ai.best_turns(position_after("rincala", 20, 2), seed=2),
+        ai.play(match.id, ply=match.ply))
+    assert first and second
+    assert played is not None and played.moves == alone.moves
+    assert fallbacks() == before
+
+
+async def test_a_bot_turn_whose_worker_died_plays_a_quick_turn_logged_and_counted(services, ai_pool, caplog):
+    import os
+    import signal
+
+    from ai.search import choose_turn
+    from bot.ai_player import FALLBACK_LEVEL, turn_seed
+    from tests.processes import command, descendants
+    ai = AIPlayer(services, ai_pool)
+    match = await bot_to_move(services, "rincala", level=5)
+    for pid in descendants(os.getpid()):      # the pool's workers (this test process starts no others)
+        if "multiprocessing.spawn" in command(pid):
+            os.kill(pid, signal.SIGKILL)
+    before = fallbacks(kind="turn", reason="worker_lost")
+    played = await ai.play(match.id, ply=match.ply)
+    quick = choose_turn(match.position, level=FALLBACK_LEVEL, seed=turn_seed(match.row.seed, match.ply))
+    assert played is not None and played.moves == quick
+    assert fallbacks(kind="turn", reason="worker_lost") == before + 1
+    assert any(r.levelname == "ERROR" and "AI fallback (worker_lost)" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_analysis_whose_worker_died_says_try_again_logged_and_counted(services, ai_pool, caplog):
+    import os
+    import signal
+
+    from tests.processes import command, descendants
+    ai = AIPlayer(services, ai_pool)
+    for pid in descendants(os.getpid()):
+        if "multiprocessing.spawn" in command(pid):
+            os.kill(pid, signal.SIGKILL)
+    before = fallbacks(kind="analysis", reason="worker_lost")
+    with pytest.raises(TimeoutError):          # what /analyze answers with "try again in a moment"
+        await ai.best_turns(position_after("rincala", 12, 1), seed=1)
+    assert fallbacks(kind="analysis", reason="worker_lost") == before + 1
+    assert any(r.levelname == "ERROR" and "AI fallback (worker_lost)" in r.getMessage() for r in caplog.records)
+    assert await ai.best_turns(position_after("rincala", 12, 1), seed=1)    # fresh workers answer the next one
+
+
+async def test_a_search_stopped_by_its_safety_net_is_logged_and_counted(services, caplog):
+    ai = AIPlayer(services, time_budget=0.0, analysis_budget=0.0)   # in a thread; the net stops every search
+    match = await bot_to_move(services, "tintas", level=5)
+    turns, analyses = fallbacks(kind="turn", reason="safety_net"), fallbacks(kind="analysis", reason="safety_net")
+    assert await ai.play(match.id, ply=match.ply) is not None        # still a whole legal turn
+    assert await ai.best_turns(match.position, seed=1)
+    assert fallbacks(kind="turn", reason="safety_net") == turns + 1
+    assert fallbacks(kind="analysis", reason="safety_net") == analyses + 1
+    warned = [r for r in caplog.records if r.levelname == "WARNING" and "AI fallback (safety_net)" in r.getMessage()]
+    assert len(warned) == 2
