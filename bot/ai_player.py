@@ -110,9 +110,19 @@ class AIPlayer:
             moves = await self.choose(match)
             return await self.services.play.submit_turn(match, seat.user_id, moves, guild_id=match.row.guild_id,
                                                         expected_ply=ply, completes=completes)
-        except (SearchCancelled, ServiceError) as exc:   # the match ended or moved on meanwhile
+        except SearchCancelled:
+            if await self._still_to_play(match_id, ply):
+                raise       # stopped (the bot is shutting down), not overtaken: the turn stays to be played
+            log.info("bot turn in match %s not played: the match ended or moved on", match_id)
+            return None
+        except ServiceError as exc:   # the match ended or moved on meanwhile
             log.info("bot turn in match %s not played: %s", match_id, exc)
             return None
+
+    async def _still_to_play(self, match_id: int, ply: int) -> bool:
+        """Whether the bot's turn at ``ply`` is still to play (a search was stopped without the match moving)."""
+        match = await self.services.queries.get(match_id, position=False)
+        return match.status == "active" and match.ply == ply and match.ai_to_move is not None
 
 
 def fell_back(kind: str, error: BaseException | None, message: str) -> None:

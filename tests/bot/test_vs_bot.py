@@ -3,9 +3,12 @@ player (announced and drawn), fills several seats, and stops when the match ends
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.ai_player import AIPlayer
+from bot.metrics import REGISTRY
 from tests.bot.support import GUILD, autocompleted_turn, boards, said
 
 
@@ -183,6 +186,32 @@ async def test_a_bot_turn_whose_worker_died_plays_a_quick_turn_logged_and_counte
     assert played is not None and played.moves == quick
     assert fallbacks(kind="turn", reason="worker_lost") == before + 1
     assert any(r.levelname == "ERROR" and "AI fallback (worker_lost)" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_bot_turn_stopped_while_its_match_stands_stays_to_be_played(services, ai_pool):
+    """A search stopped by the pool closing (the bot shutting down) is not a turn overtaken: the dispatcher must
+    not mark the bot's turn done, or the match waits on the bot for ever."""
+    from ai.search import SearchCancelled
+    ai = AIPlayer(services, ai_pool)
+    match = await bot_to_move(services, "rincala", level=5)
+    playing = asyncio.create_task(ai.play(match.id, ply=match.ply))
+    while not ai_pool.cancel(match.id):         # as close() does: every running search is told to stop
+        await asyncio.sleep(0.01)
+    with pytest.raises(SearchCancelled):
+        await playing
+    assert (await services.queries.get(match.id)).ply == match.ply       # nothing played, and the turn not lost
+    assert await ai.play(match.id, ply=match.ply) is not None             # played when delivered again
+
+
+async def test_a_bot_turn_overtaken_while_searching_is_skipped(services, ai_pool):
+    ai = AIPlayer(services, ai_pool)
+    match = await bot_to_move(services, "rincala", level=5)
+    playing = asyncio.create_task(ai.play(match.id, ply=match.ply))
+    human = next(p for p in match.seated if p.ai_level is None)
+    while not REGISTRY.get_sample_value("boardgames_ai_queue"):      # the search is in the pool
+        await asyncio.sleep(0.01)
+    await services.play.resign(match.id, human.user_id, guild_id=match.row.guild_id)   # ends it: the search stops
+    assert await playing is None
 
 
 async def test_an_analysis_whose_worker_died_says_try_again_logged_and_counted(services, ai_pool, caplog):
