@@ -159,16 +159,20 @@ class GameBot(discord.Client):
             return
         self.stopping = True
         try:
-            if self._ai is not None and self._ai.pool is not None:
-                self._ai.pool.close()
-            if self._renders is not None:
-                self._renders.close()
-            if self._dispatcher is not None:
-                await self._dispatcher.stop()
-            if self._scheduler is not None:
-                await self._scheduler.stop()
-            if self._archiver is not None:
-                await self._archiver.stop()
+            try:
+                # the loops first: a delivery in flight (a bot turn searching) is cancelled and keeps its claim
+                # for the next start; closing the pools under it would stop the search as if overtaken
+                if self._dispatcher is not None:
+                    await self._dispatcher.stop()
+                if self._scheduler is not None:
+                    await self._scheduler.stop()
+                if self._archiver is not None:
+                    await self._archiver.stop()
+            finally:
+                if self._ai is not None and self._ai.pool is not None:
+                    self._ai.pool.close()
+                if self._renders is not None:
+                    self._renders.close()
         finally:
             try:
                 if self._services is not None:

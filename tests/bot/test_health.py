@@ -206,7 +206,7 @@ async def test_an_ai_pool_is_not_ready_once_a_worker_died_or_it_was_shut_down():
     from ai.pool import AIPool
     pool = await asyncio.to_thread(AIPool, 1)
     try:
-        worker = await asyncio.wrap_future(pool._started[0])       # the worker's pid, once it started
+        worker = await asyncio.wrap_future(pool._pids[0])       # the worker's pid, once it started
         assert pool.up()
         os.kill(worker, signal.SIGKILL)
         for _ in range(600):                  # the pool notices the death on its own thread
@@ -217,7 +217,7 @@ async def test_an_ai_pool_is_not_ready_once_a_worker_died_or_it_was_shut_down():
     finally:
         await asyncio.to_thread(pool.close)
     healthy = await asyncio.to_thread(AIPool, 1)
-    await asyncio.wrap_future(healthy._started[0])
+    await asyncio.wrap_future(healthy._pids[0])
     assert healthy.up()
     await asyncio.to_thread(healthy.close)
     assert not healthy.up()
@@ -229,7 +229,7 @@ async def test_the_bot_is_not_ready_while_its_ai_workers_are_down(db, clock):
     bot = make_bot(db, clock)
     bot.readiness.add("discord", lambda: True)         # no gateway here: this test is about the workers
     pool = await asyncio.to_thread(AIPool, 1)
-    await asyncio.wrap_future(pool._started[0])
+    await asyncio.wrap_future(pool._pids[0])
     bot._ai, bot._renders = AIPlayer(bot.services, pool), RenderPool(0)
     assert await bot.readiness.missing() == []
     await asyncio.to_thread(pool.close)
