@@ -25,7 +25,7 @@ from bot.discord.post import (
 from bot.dispatcher import MAX_ATTEMPTS, Delivered, Dispatcher, PermanentFailure
 from bot.store.rows import OutboxRow
 from tests.bot.discord_harness import FakeDiscord, _http_error
-from tests.bot.support import GUILD, boards, cards, make_bot, said
+from tests.bot.support import GUILD, autocompleted_turn, boards, cards, make_bot, said
 from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL
 
 BACKENDS = BOTH_BACKENDS     # each test that uses the database runs on SQLite and on PostgreSQL
@@ -60,8 +60,8 @@ async def move_by_command(fake, people, game="tintas", match_id=1):
     """The player to move plays the first turn the autocomplete offers; what the bot sent."""
     match = await current(fake, match_id)
     mover = next(p for p in people if int(p["id"]) == match.to_move_user.user_id)
-    choices = await fake.autocomplete(mover, f"{game} move", "move", move="")
-    return await fake.slash(mover, f"{game} move", move=choices[0]["value"])
+    turn = await autocompleted_turn(fake, mover, f"{game} move")
+    return await fake.slash(mover, f"{game} move", move=turn)
 
 
 def replies(out) -> list:
