@@ -237,7 +237,19 @@ async def test_two_pickers_of_one_player_share_one_turn(fake, people):
     msg, old = menu(fake, second)
     _msg, new = menu(fake, third)
     await fake.select(who, new["custom_id"], [new["options"][0]["value"]], message=third.message_id)
-    out = await fake.select(who, old["custom_id"], [old["options"][-1]["value"]], message=msg.message_id)
+    out = await fake.select(who, old["custom_id"], [old["options"][0]["value"]], message=msg.message_id)
     assert "out of date" in told(out)
     draft = fake.client.drafts.get((match_id, match.ply, who))
     assert draft is not None and len(draft.picks) == 1              # one pick made, the old menu's not added
+
+
+async def test_play_is_on_a_running_match_board_only(fake, people):
+    match_id = await start(fake, people, "roocala", seed=8)
+    match = await match_of(fake, match_id)
+    assert fake.message(match.row.board_message_id).button("Play")["custom_id"] == f"pl:{match_id}"
+    await fake.client.services.play.resign(match_id, 11, guild_id=GUILD)
+    await fake.client.dispatcher.deliver_pending(match_id)
+    final = fake.message((await match_of(fake, match_id)).row.board_message_id)
+    assert final.message_id != match.row.board_message_id
+    with pytest.raises(KeyError):
+        final.button("Play")
