@@ -12,9 +12,11 @@ survive both).
 
 from __future__ import annotations
 
+import io
+import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,13 +24,17 @@ import discord
 from discord import ui
 
 from bot import wording
-from bot.discord.interaction import acknowledged, app, finish, info_embed
+from bot.discord.interaction import acknowledged, app, info_embed
 from bot.i18n import N_, T, _, ngettext, pgettext
+from bot.i18n import current as current_language
 from bot.model import Match, NotAllowed, ServiceError
 from engines import State
 from engines.base import IllegalMove
-from engines.steps import StepOption, step_options
+from engines.steps import StepOption, step_options, turn_state
 
+log = logging.getLogger(__name__)
+
+PREVIEW_FILE = "preview.png"
 PICKER_TIMEOUT = 15 * 60.0     # seconds a partial turn is kept after its last pick (an interaction token's life)
 MAX_LABEL = 100                # Discord's limit for a select option's label and description
 
@@ -155,7 +161,7 @@ class PickerItem(ui.DynamicItem[ui.Button], template=r"pk:(?P<id>\d{1,19}):(?P<p
             key = (self.match_id, self.ply, interaction.user.id)
             if self.action == "x":
                 drafts_of(interaction).drop(key)
-                await finish(interaction, _("Turn cancelled; nothing was played."), embed=None, view=ui.View())
+                await say(interaction, _("Turn cancelled; nothing was played."), ui.View())
                 return
             if self.action == "o":
                 await open_picker(interaction, self.match_id)
@@ -205,13 +211,11 @@ async def current(interaction: discord.Interaction, match_id: int, ply: int) -> 
     key = (match_id, ply, interaction.user.id)
     if match.ply != ply:
         drafts_of(interaction).drop(key)
-        await finish(interaction, embed=info_embed(_("The match moved on since this picker was opened.")),
-                     view=_reopen_view(match))
+        await say(interaction, _("The match moved on since this picker was opened."), _reopen_view(match))
         return match, None
     draft = drafts_of(interaction).get(key)
     if draft is None:
-        await finish(interaction, embed=info_embed(_("This picker expired; open it again to choose your turn.")),
-                     view=_reopen_view(match))
+        await say(interaction, _("This picker expired; open it again to choose your turn."), _reopen_view(match))
     return match, draft
 
 
@@ -261,7 +265,27 @@ async def show(interaction: discord.Interaction, match: Match, draft: Draft) -> 
         view.add_item(PickerItem(match.id, match.ply, "c", label=_(CONFIRM_LABEL)))
     view.add_item(PickerItem(match.id, match.ply, "b", label=_(BACK_LABEL), disabled=not draft.picks))
     view.add_item(PickerItem(match.id, match.ply, "x", label=pgettext("picker", "Cancel")))
-    await finish(interaction, embed=info_embed("\n".join(lines)), view=view)
+    await say(interaction, "\n".join(lines), view, [] if options else [await preview(interaction, match, turn)])
+
+
+async def say(interaction: discord.Interaction, text: str, view: ui.View, files: Sequence[discord.File] = ()) -> None:
+    """Show ``text`` (and an image) with ``view`` in the picker's message, replacing what it showed."""
+    embed = info_embed(text)
+    if files:
+        embed.set_image(url=f"attachment://{files[0].filename}")
+    try:
+        await interaction.edit_original_response(content=None, embed=embed, view=view, attachments=list(files))
+    except discord.HTTPException as exc:
+        log.warning("could not show the picker of interaction %s: %s", interaction.id, exc.status)
+
+
+async def preview(interaction: discord.Interaction, match: Match, turn: list[str]) -> discord.File:
+    """The board after the chosen turn, drawn in the render pool as a board post is."""
+    after = turn_state(match.position, turn)
+    png = await app(interaction).renders.board(after, last_turn=turn, names=match.names, previous=match.position,
+                                               language=current_language())
+    return discord.File(io.BytesIO(png), filename=PREVIEW_FILE,
+                        description=wording.board_alt_text(match, after, turn))
 
 
 def turn_text(state: State, turn: list[str]) -> str:

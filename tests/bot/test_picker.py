@@ -121,9 +121,11 @@ async def test_every_turn_picked_is_the_turn_typed(fake, people, game):
         if match.is_over:
             continue
         ply, who = match.ply, mover_of(match)
-        await walk(fake, who, picked_id, rng)
+        done = await walk(fake, who, picked_id, rng)
+        preview = dict(fake.message(done.message_id).files)["preview.png"]
         confirmed = await fake.click(who, f"pk:{picked_id}:{ply}:c")
         assert "Move played" in picker(confirmed).text()
+        assert dict(boards(confirmed)[-1].files)["board.png"] == preview      # the preview is the board to come
         played = await log(fake, picked_id, ply)
         assert played and all(seat == match.row.to_move for _ply, seat, _move in played)
         out = await fake.slash(who, f"{game} move", move=typed(match.game, [m for _p, _s, m in played]),
