@@ -211,6 +211,17 @@ async def test_german_labels(fake, people):
     assert select["options"] and all(o["label"].endswith(" Züge)") or o["label"].endswith("(1 Zug)")
                                      for o in select["options"])
     assert msg.button("Zurück") and msg.button("Abbrechen")
+    described: set[str] = set()
+    for _ in range(10):                                     # on to the last step: the turn and Confirm, in German
+        msg, select = menu(fake, shown)
+        if select is None:
+            break
+        described.update(o["description"] for o in select["options"] if o.get("description"))
+        shown = picker(await fake.select(who, select["custom_id"], [select["options"][0]["value"]],
+                                         message=msg.message_id))
+    assert described == {"Beendet deinen Zug"}              # Roocala: one move a turn
+    assert "Dein Zug: **" in shown.text() and "Bestätige" in shown.text()
+    assert fake.message(shown.message_id).button("Bestätigen")
 
 
 def test_a_draft_expires_after_the_timeout():
