@@ -266,3 +266,6 @@ async def test_play_is_on_a_running_match_board_only(fake, people):
     assert final.message_id != match.row.board_message_id
     with pytest.raises(KeyError):
         final.button("Play")
+    out = await fake.click(11, f"pl:{match_id}", message=match.row.board_message_id)     # an older board's Play
+    assert "This match is over." in told(out)
+    assert not any(c["type"] == 3 for s in out for c in s.components)
