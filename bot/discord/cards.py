@@ -9,6 +9,7 @@ from discord import ui
 
 from bot import wording
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE
+from bot.discord.picker import PlayButton
 from bot.discord.views import BumpButton, ChallengeButton, JoinButton, RematchButton, ResignButton, TextBoardButton
 from bot.i18n import _
 from bot.model import Match, shown_name
@@ -84,9 +85,10 @@ def challenge_view(match: Match) -> ui.View | None:
 
 
 def board_view(match: Match) -> ui.View:
-    """Every board: Bump while the match is on; Rematch once it is over."""
+    """Every board: Play and Bump while the match is on; Rematch once it is over."""
     view = ui.View(timeout=None)
     if match.status == "active":
+        view.add_item(PlayButton(match.id))
         view.add_item(BumpButton(match.id))
     elif match.is_over:
         view.add_item(RematchButton(match.id))

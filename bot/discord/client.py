@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.ai_player import AIPlayer
 from bot.archiver import Archiver
 from bot.config import Config
-from bot.discord import guide, standings
+from bot.discord import guide, picker, standings
 from bot.discord.commands import register_commands
 from bot.discord.interaction import tell
 from bot.discord.locales import LocaleMemory
@@ -65,6 +65,7 @@ class GameBot(discord.Client):
         self.render_processes = render_processes  # 0: draw in a thread (tests); None: render.pool.default_processes()
         self._renders: RenderPool | None = None
         self.poster = Poster(self)
+        self.drafts = picker.Drafts()      # partial turns of the picker (bot.discord.picker), in this process
         self.locales = LocaleMemory()     # each user's Discord locale as last stored (DMs speak it)
         self._scheduler: Scheduler | None = None
         self._dispatcher: Dispatcher | None = None
@@ -123,7 +124,7 @@ class GameBot(discord.Client):
     async def setup_hook(self) -> None:
         if self._services is None:
             self._services = Services(await Database.open(self.config.database_path))
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS, *guide.DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS, *guide.DYNAMIC_ITEMS, *picker.DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogTranslator())   # German command names etc. (bot/locale)
         self._scheduler = Scheduler(self.services)
         self._dispatcher = Dispatcher(self.services, self.poster.deliver)
