@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -449,18 +450,34 @@ def _name_font(file: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / file), size)
 
 
-_Placed = tuple[str, ImageFont.FreeTypeFont, str, float]     # font file, font, characters, x offset
+_Placed = tuple[str, ImageFont.FreeTypeFont, str, float, bool]   # font file, font, characters, x offset, RTL
+
+
+@lru_cache(maxsize=1)
+def _raqm() -> bool:
+    """Whether Pillow lays text out with libraqm (bidi, Arabic shaping); it needs the system's FriBiDi."""
+    from PIL import features
+    return bool(features.check("raqm"))
+
+
+def _advance(f: ImageFont.FreeTypeFont, chars: str, rtl: bool) -> float:
+    if rtl and _raqm():
+        return float(f.getlength(chars, direction="rtl"))
+    return float(f.getlength(chars))
 
 
 @lru_cache(maxsize=4096)
 def _name_layout(text: str, size: int, bold: bool) -> tuple[tuple[_Placed, ...], float]:
-    """The runs of ``text`` placed from x = 0, and the total advance width."""
+    """The runs of ``text`` placed from x = 0 in visual order (see ``bidi_runs``), and the total advance
+    width. A right-to-left run's font runs are placed from right to left."""
     placed = []
     x = 0.0
-    for file, chars in _name_runs(text, bold):
-        f = _name_font(file, size)
-        placed.append((file, f, chars, x))
-        x += f.getlength(chars)
+    for chars_of_run, rtl in bidi_runs(text):
+        font_runs = _name_runs(chars_of_run, bold)
+        for file, chars in reversed(font_runs) if rtl else font_runs:
+            f = _name_font(file, size)
+            placed.append((file, f, chars, x, rtl))
+            x += _advance(f, chars, rtl)
     return tuple(placed), x
 
 
@@ -507,7 +524,7 @@ def draw_name(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, *, bol
     vertical one DejaVu's metrics ('a', 'm', 's', 'd') or the ink of all runs ('t', 'b').
     """
     runs, width = _name_layout(text, size, bold)
-    if len(runs) == 1 and runs[0][0] == _DEJAVU[bold]:
+    if len(runs) == 1 and runs[0][0] == _DEJAVU[bold] and not runs[0][4]:
         draw.text(xy, runs[0][2], font=font(size, bold), fill=fill, anchor=anchor)
     elif runs:
         _draw_runs(draw, xy, runs, width, font(size, bold), fill, anchor or "la")
@@ -525,16 +542,155 @@ def _draw_runs(draw: ImageDraw.ImageDraw, xy: Point, runs: tuple[_Placed, ...], 
 
     x_anchor = {"m": pixel(advance // 2), "r": pixel(advance)}.get(across, 0)
     if down in "tb":
-        boxes = [f.getbbox(chars, anchor="ls") for _, f, chars, _ in runs]
+        boxes = [f.getbbox(chars, anchor="ls") for _, f, chars, _, _ in runs]
         y_anchor = -min(0, *(b[1] for b in boxes)) if down == "t" else -max(0, *(b[3] for b in boxes))
     else:
         y_anchor = _baseline_drop(board, down)
     left, baseline = xy[0] - x_anchor, xy[1] + y_anchor
-    for _, f, chars, dx in runs:
-        draw.text((left + dx, baseline), chars, font=f, fill=fill, anchor="ls")
+    for _, f, chars, dx, rtl in runs:
+        if not rtl:
+            draw.text((left + dx, baseline), chars, font=f, fill=fill, anchor="ls", direction="ltr"
+                      if _raqm() else None)
+        elif _raqm():
+            draw.text((left + dx, baseline), chars, font=f, fill=fill, anchor="ls", direction="rtl")
+        else:                                       # no raqm: reversed by hand, unshaped
+            draw.text((left + dx, baseline), chars[::-1].translate(_MIRRORED), font=f, fill=fill, anchor="ls")
 
 
 @lru_cache(maxsize=256)
 def _baseline_drop(board: ImageFont.FreeTypeFont, down: str) -> int:
     """How far below an anchor point of vertical kind ``down`` ('a', 'm', 's', 'd') Pillow puts the baseline."""
     return int(board.getbbox("x", anchor="l" + down)[1] - board.getbbox("x", anchor="ls")[1])
+
+
+# --- Right-to-left names: a sentence stays left to right ----------------------------------------------------
+# Pillow (with libraqm) would give a whole text the direction of its first strong letter, so a sentence that
+# starts with an Arabic name turned right to left and its words swapped sides. ``draw_name`` instead resolves
+# the directions itself: the line is a left-to-right paragraph, a name between FIRST STRONG ISOLATE (U+2068)
+# and POP DIRECTIONAL ISOLATE (U+2069) is laid out on its own (``isolate``; ``player_names`` wraps every name
+# that way), and each run of one direction is drawn by its fonts with that direction, so raqm shapes and
+# joins Arabic and keeps a right-to-left name in its own order. This is the Unicode bidirectional algorithm
+# for what names hold (strong letters, numbers, neutrals, marks, isolates), without explicit embeddings or
+# overrides, which are treated as neutrals.
+
+FSI, PDI = "\u2068", "\u2069"
+_OPENERS = ("\u2066", "\u2067", "\u2068")      # LRI, RLI, FSI
+_MIRRORED = str.maketrans("()[]{}<>«»", ")(][}{><»«")
+
+
+def isolate(name: str) -> str:
+    """``name`` as an isolate: it cannot change the direction of the sentence it is put in, nor move it."""
+    return f"{FSI}{name}{PDI}"
+
+
+def _strong(ch: str) -> str:
+    """'L', 'R' or '' (not strong) for one character."""
+    kind = unicodedata.bidirectional(ch)
+    return "L" if kind == "L" else "R" if kind in ("R", "AL") else ""
+
+
+def has_rtl(text: str) -> bool:
+    """Whether ``text`` holds a right-to-left letter or an Arabic number (then ``draw_name`` reorders it)."""
+    return any(unicodedata.bidirectional(c) in ("R", "AL", "AN") for c in text)
+
+
+def _first_strong(text: str, start: int) -> str:
+    depth = 0
+    for ch in text[start:]:
+        if ch in _OPENERS:
+            depth += 1
+        elif ch == PDI:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (kind := _strong(ch)):
+            return kind
+    return "L"
+
+
+def _resolve(text: str, start: int, level: int, levels: list[int]) -> int:
+    """Give ``levels`` for ``text`` from ``start`` at embedding ``level`` up to the PDI closing it (or the end);
+    return the index after it. Isolates inside are resolved recursively; their marks count as neutrals here."""
+    own = "R" if level % 2 else "L"
+    seq: list[int] = []              # the indices of this level's sequence
+    kinds: list[str] = []            # their resolved kinds: 'L', 'R', 'EN', 'AN' or 'N'
+    last_strong, arabic = own, False
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == PDI and start > 0:
+            break
+        seq.append(i)
+        if ch in _OPENERS:
+            kinds.append("N")
+            inner = level + 1 + (level % 2 if _first_strong(text, i + 1) == "R" else 1 - level % 2)
+            levels[i] = level
+            i = _resolve(text, i + 1, inner, levels)
+            if i < len(text):        # the PDI belongs to this level
+                seq.append(i)
+                kinds.append("N")
+            i += 1
+            continue
+        kind = unicodedata.bidirectional(ch)
+        if kind == "NSM":
+            kind = kinds[-1] if kinds and kinds[-1] != "N" else "N" if kinds else own
+        elif kind in ("L", "R", "AL"):
+            arabic = kind == "AL"
+            kind = last_strong = "L" if kind == "L" else "R"
+        elif kind == "EN":
+            kind = "AN" if arabic else "L" if last_strong == "L" else "EN"
+        elif kind != "AN":
+            kind = "N"
+        kinds.append(kind)
+        i += 1
+    # neutrals between two of one direction take it (numbers count as R), others the level's own
+    strong = ["R" if k in ("EN", "AN") else k for k in kinds]
+    j = 0
+    while j < len(kinds):
+        if kinds[j] != "N":
+            j += 1
+            continue
+        end = j
+        while end < len(kinds) and kinds[end] == "N":
+            end += 1
+        before = strong[j - 1] if j else own
+        after = strong[end] if end < len(kinds) else own
+        for k in range(j, end):
+            kinds[k] = before if before == after else own
+        j = end
+    for index, kind in zip(seq, kinds, strict=True):
+        if level % 2 == 0:
+            levels[index] = level + {"L": 0, "R": 1}.get(kind, 2)
+        else:
+            levels[index] = level + (0 if kind == "R" else 1)
+    return i
+
+
+@lru_cache(maxsize=4096)
+def bidi_runs(text: str) -> tuple[tuple[str, bool], ...]:
+    """``text`` as runs of one direction in visual order, left to right: ``(characters in logical order,
+    right to left?)``. The paragraph is left to right; isolates (U+2066-2069) are resolved on their own."""
+    if not has_rtl(text):
+        return ((text, False),) if text else ()
+    levels = [0] * len(text)
+    _resolve(text, 0, 0, levels)
+    order = list(range(len(text)))
+    for high in range(max(levels), 0, -1):          # rule L2: reverse every stretch at this level or above
+        k = 0
+        while k < len(order):
+            if levels[order[k]] < high:
+                k += 1
+                continue
+            end = k
+            while end < len(order) and levels[order[end]] >= high:
+                end += 1
+            order[k:end] = reversed(order[k:end])
+            k = end
+    runs: list[list[int]] = []
+    for index in order:
+        rtl = levels[index] % 2 == 1
+        if runs and levels[runs[-1][-1]] == levels[index] and runs[-1][-1] + (-1 if rtl else 1) == index:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return tuple(("".join(text[k] for k in sorted(run)), levels[run[0]] % 2 == 1) for run in runs)
