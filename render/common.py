@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import math
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -492,6 +492,9 @@ def fit_name(text: str, size: int, max_width: float, *, bold: bool = False) -> s
     ellipsis fits."""
     if name_length(text, size, bold=bold) <= max_width:
         return text
+    if len(text) > 1 and text[0] == FSI and text[-1] == PDI:     # an isolated name stays closed when cut
+        inner = _fit_name(text[1:-1], size, max_width, bold)
+        return isolate(inner) if inner else ""
     return _fit_name(text, size, max_width, bold)
 
 
@@ -576,6 +579,11 @@ def _baseline_drop(board: ImageFont.FreeTypeFont, down: str) -> int:
 FSI, PDI = "\u2068", "\u2069"
 _OPENERS = ("\u2066", "\u2067", "\u2068")      # LRI, RLI, FSI
 _MIRRORED = str.maketrans("()[]{}<>«»", ")(][}{><»«")
+
+
+def bare(name: str) -> str:
+    """``name`` without the isolate marks ``isolate`` put round it (to compare it with a seat's name)."""
+    return name.removeprefix(FSI).removesuffix(PDI)
 
 
 def isolate(name: str) -> str:
@@ -694,3 +702,64 @@ def bidi_runs(text: str) -> tuple[tuple[str, bool], ...]:
         else:
             runs.append([index])
     return tuple(("".join(text[k] for k in sorted(run)), levels[run[0]] % 2 == 1) for run in runs)
+
+
+# --- Where names enter the renderers -------------------------------------------------------------------------
+# ``player_names`` is the one door: ``board_png`` and ``replay_gif`` pass every display name through it before
+# a renderer sees it. A character no shipped font has is replaced by its compatibility form (NFKC: 𝓐 → A,
+# Ⓐ → A), and the enclosed letters NFKC keeps (🅐 negative circled, 🅰 negative squared) by their capital, so
+# a styled name reads instead of drawing boxes; a name with nothing visible left becomes the seat's name; and
+# every name is an isolate, so it cannot reorder the sentence around it.
+
+_LETTER_BLOCKS = (0x1F150, 0x1F170)          # NEGATIVE CIRCLED / NEGATIVE SQUARED CAPITAL LETTER A .. Z
+_BLANKS = frozenset("\u2800\u3000\u115f\u1160\u3164\uffa0")   # drawn as nothing though not format characters
+
+
+def _drawable(cp: int) -> bool:
+    return any(_has(f, cp) for f in _coverage_table())
+
+
+def _enclosed_letter(cp: int) -> str | None:
+    for first in _LETTER_BLOCKS:
+        if first <= cp < first + 26:
+            return chr(ord("A") + cp - first)
+    return None
+
+
+def plain_name(name: str) -> str:
+    """``name`` with every character no shipped font draws replaced by one that reads the same, if any:
+    its NFKC form, or the capital of an enclosed letter (unless VS-16 asks for the emoji, as in 🅰️)."""
+    out = []
+    for i, ch in enumerate(name):
+        cp = ord(ch)
+        emoji = name[i + 1:i + 2] == "\ufe0f"
+        letter = None if emoji else _enclosed_letter(cp)
+        if letter is not None:
+            out.append(letter)
+        elif _drawable(cp) or _ignorable(cp):
+            out.append(ch)
+        else:
+            compat = unicodedata.normalize("NFKC", ch)
+            out.append(compat if compat != ch and all(_drawable(ord(c)) for c in compat) else ch)
+    return "".join(out)
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` draws anything: a character that is not a space, a control, a format character,
+    default-ignorable or a blank filler."""
+    return any(not _ignorable(ord(c)) and c not in _BLANKS and unicodedata.category(c)[0] not in "ZC"
+               for c in text)
+
+
+def player_names(names: Sequence[str] | None, seats: Sequence[str]) -> list[str] | None:
+    """The names a renderer draws, by seat: each made drawable (``plain_name``), ``seats[i]`` (already
+    translated) where nothing visible is left, and isolated (``isolate``). None stays None."""
+    if names is None:
+        return None
+    out = []
+    for i, name in enumerate(names):
+        shown = plain_name(str(name)).strip()
+        if not visible(shown):
+            shown = seats[i] if i < len(seats) else ""
+        out.append(isolate(shown))
+    return out
