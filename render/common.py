@@ -674,12 +674,27 @@ def _resolve(text: str, start: int, level: int, levels: list[int]) -> int:
     return i
 
 
+def _unopened(text: str) -> int:
+    """How many PDIs of ``text`` close an isolate opened before it (on the line before)."""
+    depth = missing = 0
+    for ch in text:
+        if ch in _OPENERS:
+            depth += 1
+        elif ch == PDI:
+            if depth:
+                depth -= 1
+            else:
+                missing += 1
+    return missing
+
+
 @lru_cache(maxsize=4096)
 def bidi_runs(text: str) -> tuple[tuple[str, bool], ...]:
     """``text`` as runs of one direction in visual order, left to right: ``(characters in logical order,
     right to left?)``. The paragraph is left to right; isolates (U+2066-2069) are resolved on their own."""
     if not has_rtl(text):
         return ((text, False),) if text else ()
+    text = FSI * _unopened(text) + text        # the end of a name a line break cut off is still isolated
     levels = [0] * len(text)
     _resolve(text, 0, 0, levels)
     order = list(range(len(text)))
