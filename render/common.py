@@ -317,7 +317,8 @@ def winner_badge(draw: ImageDraw.ImageDraw, xy: Point, *, size: int = 18, label:
 #
 # Each character is drawn with the first font of a fallback chain that has it: DejaVu Sans (the board font,
 # so a name of letters it has is drawn exactly as before), then Noto Sans CJK JP, Noto Emoji (monochrome
-# outlines, drawn in the text colour at any size), Noto Sans Thai and Noto Sans Devanagari, all subsets
+# outlines, drawn in the text colour at any size), Noto Sans Thai, Devanagari, Bengali, Tamil, Gujarati,
+# Sinhala, Myanmar, Khmer and Ethiopic, and Noto Sans (Latin with every combining mark), all subsets
 # shipped in render/fonts (tools/subset_fonts.py made them and documents their sources and repertoires), and
 # last the other DejaVu weight. Emoji (pictographs of U+1F000-1FAFF, anything with VS-16) try Noto Emoji
 # first, so DejaVu's few smileys do not mix styles with the rest. Which font has which character is read from
@@ -337,6 +338,9 @@ _NAME_FALLBACKS = (                       # (regular, bold), after DejaVu Sans
     (_EMOJI, _EMOJI),                     # one weight: its strokes read the same beside regular and bold
     ("NotoSansThai-Regular.subset.ttf", "NotoSansThai-Bold.subset.ttf"),
     ("NotoSansDevanagari-Regular.subset.ttf", "NotoSansDevanagari-Bold.subset.ttf"),
+    *((f"NotoSans{script}-Regular.subset.ttf", f"NotoSans{script}-Bold.subset.ttf")
+      for script in ("Bengali", "Tamil", "Gujarati", "Sinhala", "Myanmar", "Khmer", "Ethiopic")),
+    ("NotoSans-Regular.marks.subset.ttf", "NotoSans-Bold.marks.subset.ttf"),   # letters with marks DejaVu lacks
 )
 
 
