@@ -549,7 +549,8 @@ def _draw_runs(draw: ImageDraw.ImageDraw, xy: Point, runs: tuple[_Placed, ...], 
 
     x_anchor = {"m": pixel(advance // 2), "r": pixel(advance)}.get(across, 0)
     if down in "tb":
-        boxes = [f.getbbox(chars, anchor="ls") for _, f, chars, _, _ in runs]
+        boxes = [f.getbbox(chars, anchor="ls", direction="rtl" if rtl and _raqm() else None)
+                 for _, f, chars, _, rtl in runs]
         y_anchor = -min(0, *(b[1] for b in boxes)) if down == "t" else -max(0, *(b[3] for b in boxes))
     else:
         y_anchor = _baseline_drop(board, down)
