@@ -12,6 +12,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HEALTH_PORT=8080
 
 WORKDIR /app
+# FriBiDi: Pillow's wheel carries libraqm but loads FriBiDi from the system; without it text is laid out
+# without bidi or Arabic shaping (render/common.py draws right-to-left names with raqm).
+RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 && rm -rf /var/lib/apt/lists/*
 # The dependencies first, the locked versions the bot needs (no developer tools), checked against their hashes,
 # so a code change reuses this layer.
 COPY requirements/bot.txt ./requirements/bot.txt

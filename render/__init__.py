@@ -11,8 +11,8 @@ import importlib
 from collections.abc import Sequence
 
 from engines.base import State
-from render.common import palette_png, to_png
-from render.texts import speaking
+from render.common import palette_png, player_names, to_png
+from render.texts import speaking, tr
 
 
 def board_png(state: State, *, last_turn: Sequence[str] | None = None,
@@ -25,9 +25,20 @@ def board_png(state: State, *, last_turn: Sequence[str] | None = None,
     """
     module = importlib.import_module(f"render.{state.game.key}")
     with speaking(language):
-        image = module.draw(state, list(last_turn or ()), list(names) if names else None, previous)
+        shown = shown_names(state, names)
+        image = module.draw(state, list(last_turn or ()), shown, previous)
     palette = getattr(module, "palette", None)
     return palette_png(image, palette(state)) if palette is not None else to_png(image)
 
 
-__all__ = ["board_png"]
+def shown_names(state: State, names: Sequence[str] | None) -> list[str] | None:
+    """``names`` as the renderers draw them (``render.common.player_names``: drawable, never blank,
+    isolated), with the seat names of ``state``'s game in the render language for names with nothing
+    visible. Call it inside ``speaking``."""
+    if not names:
+        return None
+    seats = [tr(seat) for seat in state.game.seat_names(state.players)]
+    return player_names(names, seats)
+
+
+__all__ = ["board_png", "shown_names"]

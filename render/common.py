@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -349,7 +350,8 @@ def winner_badge(draw: ImageDraw.ImageDraw, xy: Point, *, size: int = 18, label:
 #
 # Each character is drawn with the first font of a fallback chain that has it: DejaVu Sans (the board font,
 # so a name of letters it has is drawn exactly as before), then Noto Sans CJK JP, Noto Emoji (monochrome
-# outlines, drawn in the text colour at any size), Noto Sans Thai and Noto Sans Devanagari, all subsets
+# outlines, drawn in the text colour at any size), Noto Sans Thai, Devanagari, Bengali, Tamil, Gujarati,
+# Sinhala, Myanmar, Khmer and Ethiopic, and Noto Sans (Latin with every combining mark), all subsets
 # shipped in render/fonts (tools/subset_fonts.py made them and documents their sources and repertoires), and
 # last the other DejaVu weight. Emoji (pictographs of U+1F000-1FAFF, anything with VS-16) try Noto Emoji
 # first, so DejaVu's few smileys do not mix styles with the rest. Which font has which character is read from
@@ -369,6 +371,9 @@ _NAME_FALLBACKS = (                       # (regular, bold), after DejaVu Sans
     (_EMOJI, _EMOJI),                     # one weight: its strokes read the same beside regular and bold
     ("NotoSansThai-Regular.subset.ttf", "NotoSansThai-Bold.subset.ttf"),
     ("NotoSansDevanagari-Regular.subset.ttf", "NotoSansDevanagari-Bold.subset.ttf"),
+    *((f"NotoSans{script}-Regular.subset.ttf", f"NotoSans{script}-Bold.subset.ttf")
+      for script in ("Bengali", "Tamil", "Gujarati", "Sinhala", "Myanmar", "Khmer", "Ethiopic")),
+    ("NotoSans-Regular.marks.subset.ttf", "NotoSans-Bold.marks.subset.ttf"),   # letters with marks DejaVu lacks
 )
 
 
@@ -482,18 +487,34 @@ def _name_font(file: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / file), size)
 
 
-_Placed = tuple[str, ImageFont.FreeTypeFont, str, float]     # font file, font, characters, x offset
+_Placed = tuple[str, ImageFont.FreeTypeFont, str, float, bool]   # font file, font, characters, x offset, RTL
+
+
+@lru_cache(maxsize=1)
+def _raqm() -> bool:
+    """Whether Pillow lays text out with libraqm (bidi, Arabic shaping); it needs the system's FriBiDi."""
+    from PIL import features
+    return bool(features.check("raqm"))
+
+
+def _advance(f: ImageFont.FreeTypeFont, chars: str, rtl: bool) -> float:
+    if rtl and _raqm():
+        return float(f.getlength(chars, direction="rtl"))
+    return float(f.getlength(chars))
 
 
 @lru_cache(maxsize=4096)
 def _name_layout(text: str, size: int, bold: bool) -> tuple[tuple[_Placed, ...], float]:
-    """The runs of ``text`` placed from x = 0, and the total advance width."""
+    """The runs of ``text`` placed from x = 0 in visual order (see ``bidi_runs``), and the total advance
+    width. A right-to-left run's font runs are placed from right to left."""
     placed = []
     x = 0.0
-    for file, chars in _name_runs(text, bold):
-        f = _name_font(file, size)
-        placed.append((file, f, chars, x))
-        x += f.getlength(chars)
+    for chars_of_run, rtl in bidi_runs(text):
+        font_runs = _name_runs(chars_of_run, bold)
+        for file, chars in reversed(font_runs) if rtl else font_runs:
+            f = _name_font(file, size)
+            placed.append((file, f, chars, x, rtl))
+            x += _advance(f, chars, rtl)
     return tuple(placed), x
 
 
@@ -508,6 +529,9 @@ def fit_name(text: str, size: int, max_width: float, *, bold: bool = False) -> s
     ellipsis fits."""
     if name_length(text, size, bold=bold) <= max_width:
         return text
+    if len(text) > 1 and text[0] == FSI and text[-1] == PDI:     # an isolated name stays closed when cut
+        inner = _fit_name(text[1:-1], size, max_width, bold)
+        return isolate(inner) if inner else ""
     return _fit_name(text, size, max_width, bold)
 
 
@@ -540,7 +564,7 @@ def draw_name(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, *, bol
     vertical one DejaVu's metrics ('a', 'm', 's', 'd') or the ink of all runs ('t', 'b').
     """
     runs, width = _name_layout(text, size, bold)
-    if len(runs) == 1 and runs[0][0] == _DEJAVU[bold]:
+    if len(runs) == 1 and runs[0][0] == _DEJAVU[bold] and not runs[0][4]:
         draw.text(xy, runs[0][2], font=font(size, bold), fill=fill, anchor=anchor)
     elif runs:
         _draw_runs(draw, xy, runs, width, font(size, bold), fill, anchor or "la")
@@ -558,16 +582,237 @@ def _draw_runs(draw: ImageDraw.ImageDraw, xy: Point, runs: tuple[_Placed, ...], 
 
     x_anchor = {"m": pixel(advance // 2), "r": pixel(advance)}.get(across, 0)
     if down in "tb":
-        boxes = [f.getbbox(chars, anchor="ls") for _, f, chars, _ in runs]
+        boxes = [f.getbbox(chars, anchor="ls", direction="rtl" if rtl and _raqm() else None)
+                 for _, f, chars, _, rtl in runs]
         y_anchor = -min(0, *(b[1] for b in boxes)) if down == "t" else -max(0, *(b[3] for b in boxes))
     else:
         y_anchor = _baseline_drop(board, down)
     left, baseline = xy[0] - x_anchor, xy[1] + y_anchor
-    for _, f, chars, dx in runs:
-        draw.text((left + dx, baseline), chars, font=f, fill=fill, anchor="ls")
+    for _, f, chars, dx, rtl in runs:
+        if not rtl:
+            draw.text((left + dx, baseline), chars, font=f, fill=fill, anchor="ls", direction="ltr"
+                      if _raqm() else None)
+        elif _raqm():
+            draw.text((left + dx, baseline), chars, font=f, fill=fill, anchor="ls", direction="rtl")
+        else:                                       # no raqm: reversed by hand, unshaped
+            draw.text((left + dx, baseline), chars[::-1].translate(_MIRRORED), font=f, fill=fill, anchor="ls")
 
 
 @lru_cache(maxsize=256)
 def _baseline_drop(board: ImageFont.FreeTypeFont, down: str) -> int:
     """How far below an anchor point of vertical kind ``down`` ('a', 'm', 's', 'd') Pillow puts the baseline."""
     return int(board.getbbox("x", anchor="l" + down)[1] - board.getbbox("x", anchor="ls")[1])
+
+
+# --- Right-to-left names: a sentence stays left to right ----------------------------------------------------
+# Pillow (with libraqm) would give a whole text the direction of its first strong letter, so a sentence that
+# starts with an Arabic name turned right to left and its words swapped sides. ``draw_name`` instead resolves
+# the directions itself: the line is a left-to-right paragraph, a name between FIRST STRONG ISOLATE (U+2068)
+# and POP DIRECTIONAL ISOLATE (U+2069) is laid out on its own (``isolate``; ``player_names`` wraps every name
+# that way), and each run of one direction is drawn by its fonts with that direction, so raqm shapes and
+# joins Arabic and keeps a right-to-left name in its own order. This is the Unicode bidirectional algorithm
+# for what names hold (strong letters, numbers, neutrals, marks, isolates), without explicit embeddings or
+# overrides, which are treated as neutrals.
+
+FSI, PDI = "\u2068", "\u2069"
+_OPENERS = ("\u2066", "\u2067", "\u2068")      # LRI, RLI, FSI
+_MIRRORED = str.maketrans("()[]{}<>«»", ")(][}{><»«")
+
+
+def bare(name: str) -> str:
+    """``name`` without the isolate marks ``isolate`` put round it (to compare it with a seat's name)."""
+    return name.removeprefix(FSI).removesuffix(PDI)
+
+
+def isolate(name: str) -> str:
+    """``name`` as an isolate: it cannot change the direction of the sentence it is put in, nor move it."""
+    return f"{FSI}{name}{PDI}"
+
+
+def _strong(ch: str) -> str:
+    """'L', 'R' or '' (not strong) for one character."""
+    kind = unicodedata.bidirectional(ch)
+    return "L" if kind == "L" else "R" if kind in ("R", "AL") else ""
+
+
+def has_rtl(text: str) -> bool:
+    """Whether ``text`` holds a right-to-left letter or an Arabic number (then ``draw_name`` reorders it)."""
+    return any(unicodedata.bidirectional(c) in ("R", "AL", "AN") for c in text)
+
+
+def _first_strong(text: str, start: int) -> str:
+    depth = 0
+    for ch in text[start:]:
+        if ch in _OPENERS:
+            depth += 1
+        elif ch == PDI:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (kind := _strong(ch)):
+            return kind
+    return "L"
+
+
+def _resolve(text: str, start: int, level: int, levels: list[int]) -> int:
+    """Give ``levels`` for ``text`` from ``start`` at embedding ``level`` up to the PDI closing it (or the end);
+    return the index after it. Isolates inside are resolved recursively; their marks count as neutrals here."""
+    own = "R" if level % 2 else "L"
+    seq: list[int] = []              # the indices of this level's sequence
+    kinds: list[str] = []            # their resolved kinds: 'L', 'R', 'EN', 'AN' or 'N'
+    last_strong, arabic = own, False
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == PDI and start > 0:
+            break
+        seq.append(i)
+        if ch in _OPENERS:
+            kinds.append("N")
+            inner = level + 1 + (level % 2 if _first_strong(text, i + 1) == "R" else 1 - level % 2)
+            levels[i] = level
+            i = _resolve(text, i + 1, inner, levels)
+            if i < len(text):        # the PDI belongs to this level
+                seq.append(i)
+                kinds.append("N")
+            i += 1
+            continue
+        kind = unicodedata.bidirectional(ch)
+        if kind == "NSM":
+            kind = kinds[-1] if kinds and kinds[-1] != "N" else "N" if kinds else own
+        elif kind in ("L", "R", "AL"):
+            arabic = kind == "AL"
+            kind = last_strong = "L" if kind == "L" else "R"
+        elif kind == "EN":
+            kind = "AN" if arabic else "L" if last_strong == "L" else "EN"
+        elif kind != "AN":
+            kind = "N"
+        kinds.append(kind)
+        i += 1
+    # neutrals between two of one direction take it (numbers count as R), others the level's own
+    strong = ["R" if k in ("EN", "AN") else k for k in kinds]
+    j = 0
+    while j < len(kinds):
+        if kinds[j] != "N":
+            j += 1
+            continue
+        end = j
+        while end < len(kinds) and kinds[end] == "N":
+            end += 1
+        before = strong[j - 1] if j else own
+        after = strong[end] if end < len(kinds) else own
+        for k in range(j, end):
+            kinds[k] = before if before == after else own
+        j = end
+    for index, kind in zip(seq, kinds, strict=True):
+        if level % 2 == 0:
+            levels[index] = level + {"L": 0, "R": 1}.get(kind, 2)
+        else:
+            levels[index] = level + (0 if kind == "R" else 1)
+    return i
+
+
+def _unopened(text: str) -> int:
+    """How many PDIs of ``text`` close an isolate opened before it (on the line before)."""
+    depth = missing = 0
+    for ch in text:
+        if ch in _OPENERS:
+            depth += 1
+        elif ch == PDI:
+            if depth:
+                depth -= 1
+            else:
+                missing += 1
+    return missing
+
+
+@lru_cache(maxsize=4096)
+def bidi_runs(text: str) -> tuple[tuple[str, bool], ...]:
+    """``text`` as runs of one direction in visual order, left to right: ``(characters in logical order,
+    right to left?)``. The paragraph is left to right; isolates (U+2066-2069) are resolved on their own."""
+    if not has_rtl(text):
+        return ((text, False),) if text else ()
+    text = FSI * _unopened(text) + text        # the end of a name a line break cut off is still isolated
+    levels = [0] * len(text)
+    _resolve(text, 0, 0, levels)
+    order = list(range(len(text)))
+    for high in range(max(levels), 0, -1):          # rule L2: reverse every stretch at this level or above
+        k = 0
+        while k < len(order):
+            if levels[order[k]] < high:
+                k += 1
+                continue
+            end = k
+            while end < len(order) and levels[order[end]] >= high:
+                end += 1
+            order[k:end] = reversed(order[k:end])
+            k = end
+    runs: list[list[int]] = []
+    for index in order:
+        rtl = levels[index] % 2 == 1
+        if runs and levels[runs[-1][-1]] == levels[index] and runs[-1][-1] + (-1 if rtl else 1) == index:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return tuple(("".join(text[k] for k in sorted(run)), levels[run[0]] % 2 == 1) for run in runs)
+
+
+# --- Where names enter the renderers -------------------------------------------------------------------------
+# ``player_names`` is the one door: ``board_png`` and ``replay_gif`` pass every display name through it before
+# a renderer sees it. A character no shipped font has is replaced by its compatibility form (NFKC: 𝓐 → A,
+# Ⓐ → A), and the enclosed letters NFKC keeps (🅐 negative circled, 🅰 negative squared) by their capital, so
+# a styled name reads instead of drawing boxes; a name with nothing visible left becomes the seat's name; and
+# every name is an isolate, so it cannot reorder the sentence around it.
+
+_LETTER_BLOCKS = (0x1F150, 0x1F170)          # NEGATIVE CIRCLED / NEGATIVE SQUARED CAPITAL LETTER A .. Z
+_BLANKS = frozenset("\u2800\u3000\u115f\u1160\u3164\uffa0")   # drawn as nothing though not format characters
+
+
+def _drawable(cp: int) -> bool:
+    return any(_has(f, cp) for f in _coverage_table())
+
+
+def _enclosed_letter(cp: int) -> str | None:
+    for first in _LETTER_BLOCKS:
+        if first <= cp < first + 26:
+            return chr(ord("A") + cp - first)
+    return None
+
+
+def plain_name(name: str) -> str:
+    """``name`` with every character no shipped font draws replaced by one that reads the same, if any:
+    its NFKC form, or the capital of an enclosed letter (unless VS-16 asks for the emoji, as in 🅰️)."""
+    out = []
+    for i, ch in enumerate(name):
+        cp = ord(ch)
+        emoji = name[i + 1:i + 2] == "\ufe0f"
+        letter = None if emoji else _enclosed_letter(cp)
+        if letter is not None:
+            out.append(letter)
+        elif _drawable(cp) or _ignorable(cp):
+            out.append(ch)
+        else:
+            compat = unicodedata.normalize("NFKC", ch)
+            out.append(compat if compat != ch and all(_drawable(ord(c)) for c in compat) else ch)
+    return "".join(out)
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` draws anything: a character that is not a space, a control, a format character,
+    default-ignorable or a blank filler."""
+    return any(not _ignorable(ord(c)) and c not in _BLANKS and unicodedata.category(c)[0] not in "ZC"
+               for c in text)
+
+
+def player_names(names: Sequence[str] | None, seats: Sequence[str]) -> list[str] | None:
+    """The names a renderer draws, by seat: each made drawable (``plain_name``), ``seats[i]`` (already
+    translated) where nothing visible is left, and isolated (``isolate``). None stays None."""
+    if names is None:
+        return None
+    out = []
+    for i, name in enumerate(names):
+        shown = plain_name(str(name)).strip()
+        if not visible(shown):
+            shown = seats[i] if i < len(seats) else ""
+        out.append(isolate(shown))
+    return out

@@ -26,6 +26,7 @@ from types import ModuleType
 from PIL import Image, ImageChops, ImageDraw
 
 from engines import GAMES, State
+from render import shown_names
 from render.common import BACKGROUND, INK, MUTED, build_palette, fit_text, font
 from render.texts import speaking, tr
 
@@ -56,6 +57,8 @@ def replay_gif(game: str, frames: Sequence[Frame], names: Sequence[str] | None =
     fit the budget at ``MIN_WIDTH``."""
     if not frames:
         raise ValueError("a replay needs at least the starting position")
+    with speaking(language):      # the names drawn as on boards (render.shown_names), cleaned once
+        names = shown_names(frames[0][0], names)
     turns = len(frames) - 1
     step, width = first_step(turns), FRAME_WIDTH
     drawn: dict[int, Image.Image] = {}

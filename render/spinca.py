@@ -57,6 +57,7 @@ from render.common import (
     RGB,
     WINNER,
     arrow,
+    bare,
     build_palette,
     contrast_ink,
     disc,
@@ -64,6 +65,7 @@ from render.common import (
     fit_name,
     fit_text,
     font,
+    has_rtl,
     mix,
     name_length,
     paste,
@@ -429,7 +431,7 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
         line2 = tr(TEMPLE_COMPLETE)
     else:
         seat = state.to_move
-        if names[seat] != seat_names[seat]:
+        if bare(names[seat]) != seat_names[seat]:
             head, tail = split(TO_MOVE_SEAT)
             tail = tail.format(seat=seat_names[seat])
         else:
@@ -470,7 +472,7 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
             stats = tr(ROW_LEFT_TEAM if team else ROW_LEFT).format(left=left[seat], points=_points(totals[seat]))
         bg = ACTIVE_FILL if active else PANEL_FILL
         add(Text((STATS_R, y), stats, anchor="rm", bg=bg, role="row-stats"))
-        tag = f" ({seat_names[seat]})" if names[seat] != seat_names[seat] else ""
+        tag = f" ({seat_names[seat]})" if bare(names[seat]) != seat_names[seat] else ""
         room = STATS_R - text_width(stats) - 20 - NAME_X - text_width(tag)
         shown = _fit_name(names[seat], TEXT, room, bold=True)
         add(Text((NAME_X, y), shown, bold=True, name=True, bg=bg, role="row-name"))
@@ -611,10 +613,16 @@ def _advances(text: str, size: int, bold: bool, name: bool) -> tuple[list[float]
     measure = _name_length if name else _length
     space = measure(" ", size, bold)
     starts, x = [], 0.0
-    for word in text.split(" "):
+    for word in _words(text, name):
         starts.append(x)
         x += measure(word, size, bold) + space
     return starts, max(0.0, x - space)
+
+
+def _words(text: str, name: bool) -> list[str]:
+    """The pieces a line is set from: its words, or the whole line if it holds right-to-left text (its
+    order is then decided for the line as a whole, by ``draw_name``)."""
+    return [text] if name and has_rtl(text) else text.split(" ")
 
 
 def text_width(text: str, size: int = TEXT, bold: bool = False, name: bool = False) -> float:
@@ -629,7 +637,7 @@ def _line_tile(text: str, size: int, bold: bool, fill: RGB, bg: RGB, anchor: str
     fastest paste), and the tile's offset from the anchor point (``anchor``: l/m/r then m/s, as Pillow's)."""
     starts, width = _advances(text, size, bold, name)
     parts = [(_word_tile(w, size, bold, fill, bg, name), round(x))
-             for w, x in zip(text.split(" "), starts, strict=True) if w]
+             for w, x in zip(_words(text, name), starts, strict=True) if w]
     if not parts:
         return Image.new("RGB", (1, 1), bg), 0, 0
     left = min(x + ox for (_, ox, _), x in parts)

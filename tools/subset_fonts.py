@@ -4,7 +4,8 @@
 DejaVu Sans (the board font) lacks CJK, emoji and several scripts, so names are drawn character by
 character with the first font of this chain that has the glyph (see ``draw_name`` in render/common.py):
 
-    DejaVu Sans  ->  Noto Sans CJK JP  ->  Noto Emoji  ->  Noto Sans Thai  ->  Noto Sans Devanagari
+    DejaVu Sans  ->  Noto Sans CJK JP  ->  Noto Emoji  ->  Noto Sans Thai  ->  Noto Sans Devanagari  ->
+    Noto Sans Bengali, Tamil, Gujarati, Sinhala, Myanmar, Khmer, Ethiopic  ->  Noto Sans (letters with marks)
 
 This script writes into render/fonts/ (all committed; the runtime needs neither fontTools nor the sources):
 
@@ -22,6 +23,8 @@ Sources (sha256 checked; other versions are refused unless ``--any-version``):
   of the npm package ``@expo-google-fonts/noto-emoji`` 0.4.7, fetched here with ``npm pack``. SIL OFL 1.1.
 * Noto Sans Thai 2.000 and Noto Sans Devanagari 2.001, Regular and Bold: from Debian 12's
   ``fonts-noto-core`` 20201225-1 (/usr/share/fonts/truetype/noto/). SIL OFL 1.1.
+* Noto Sans Bengali, Tamil, Gujarati, Sinhala, Myanmar, Khmer, Ethiopic and Noto Sans itself, Regular and
+  Bold: from the same ``fonts-noto-core`` (``SCRIPT_SHA256``). SIL OFL 1.1.
 
 Repertoires:
 
@@ -36,12 +39,16 @@ Repertoires:
   that have emoji forms, keycap bases, ZWJ, variation selectors and tags), with all its layout features so
   ZWJ sequences and keycaps still form.
 * Thai, Devanagari: the whole fonts, hints and layout features kept (they are small and need shaping).
+* Bengali ... Ethiopic: each script's Unicode blocks (``SCRIPTS``) and what its shaping needs beside them,
+  all layout features, no hints. Noto Sans: Basic Latin, Latin-1 and the combining-mark blocks
+  (``MARK_BLOCKS``), for letters with marks DejaVu lacks (U+0359, U+0363-036F ...).
 
 Usage (needs fontTools, the dev extra; from anywhere):
 
     apt-get install fonts-noto-cjk fonts-noto-core   # Debian 12; the emoji font comes from npm
     python tools/subset_fonts.py                     # rewrite the subsets, licences and coverage.json
     python tools/subset_fonts.py --coverage-only     # only rewrite coverage.json from render/fonts
+    python tools/subset_fonts.py --only LICENSE-NotoSans-Scripts.txt   # only the subsets of that licence
     python tools/subset_fonts.py --check             # exit 1 if coverage.json does not match the fonts
 
 The subsets are reproducible byte for byte with fontTools 4.68 (timestamps are not touched).
@@ -168,6 +175,32 @@ def whole_font(font: TTFont) -> set[int]:
     return set(font.getBestCmap())
 
 
+# The scripts added for names DejaVu cannot draw (issue [16]): each font cut to its script's blocks, with
+# the characters its shaping needs beside them (spaces, dandas, ZWNJ / ZWJ, the dotted circle); no hints.
+SCRIPT_EXTRAS = (0x20, 0xA0, 0x964, 0x965, 0x200C, 0x200D, 0x25CC)
+SCRIPTS = {                                  # font family (Noto Sans ...) -> its Unicode blocks
+    "Bengali": ((0x0980, 0x09FF),),
+    "Tamil": ((0x0B80, 0x0BFF), (0x11FC0, 0x11FFF)),
+    "Gujarati": ((0x0A80, 0x0AFF),),
+    "Sinhala": ((0x0D80, 0x0DFF), (0x111E0, 0x111FF)),
+    "Myanmar": ((0x1000, 0x109F), (0xA9E0, 0xA9FF), (0xAA60, 0xAA7F)),
+    "Khmer": ((0x1780, 0x17FF), (0x19E0, 0x19FF)),
+    "Ethiopic": ((0x1200, 0x139F), (0x2D80, 0x2DDF), (0xAB00, 0xAB2F), (0x1E7E0, 0x1E7FF)),
+}
+# Noto Sans itself, for letters with the combining marks DejaVu lacks (U+0359, U+0363-036F ...): a cluster is
+# drawn by one font, so the font needs the letters too (Basic Latin, Latin-1 and the mark blocks).
+MARK_BLOCKS = ((0x0020, 0x00FF), (0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF),
+               (0xFE20, 0xFE2F))
+
+
+def blocks(ranges: tuple[tuple[int, int], ...],
+           extras: tuple[int, ...] = SCRIPT_EXTRAS) -> Callable[[TTFont], set[int]]:
+    """A repertoire: the font's code points inside ``ranges``, and ``extras`` it has."""
+    def repertoire(font: TTFont) -> set[int]:
+        return {c for c in font.getBestCmap() if c in extras or any(lo <= c <= hi for lo, hi in ranges)}
+    return repertoire
+
+
 CJK_FEATURES = ["ccmp", "liga", "calt", "rlig", "kern", "mark", "mkmk"]
 
 
@@ -183,6 +216,25 @@ class Subset:
     licence: str = ""                           # the licence file beside it (shared by a family) ...
     licence_source: str = ""                    # ... its text copied from this source file ("emoji:" for the npm one)
 
+
+SCRIPT_SHA256 = {                            # fonts-noto-core 20201225-1 (Debian 12)
+    "NotoSansBengali-Regular.ttf": "9bb35b3547829ecc42041b6017e87fd4c5f1da1edcd00f59171777050f346018",
+    "NotoSansBengali-Bold.ttf": "22c9ff99baca4d31c531ce450a1369beed889467e1ad964f4b8a6f810aa46955",
+    "NotoSansTamil-Regular.ttf": "a7bb7f92f165479af2f0556c4fd669b74c5959f464f603e18389b532f4d07a71",
+    "NotoSansTamil-Bold.ttf": "7ef7071ba2fad67dcae397dc7f5bfd4dbce69d86cdc453c2cc4abe640df0b442",
+    "NotoSansGujarati-Regular.ttf": "4468a3a24516831874fb4a867b760a22257944584e478d32a97e3c4d4bfc6400",
+    "NotoSansGujarati-Bold.ttf": "db2b642c28b021da8cb0f3463bf41376549c850aa718ca863ec3ff5d5df0f2f7",
+    "NotoSansSinhala-Regular.ttf": "31f83eec724a27779d1434afc84beabee239c0ff77dc8d04bee9f49c60b23fdd",
+    "NotoSansSinhala-Bold.ttf": "9ac3c2da2562fd3ce449e600a9954a3c5dad982145c85159449fe1c31f648a6e",
+    "NotoSansMyanmar-Regular.ttf": "3fe9a4babc12081adc979e0313433e6ec85bb3ad069681c23ee8d8ea8b91332b",
+    "NotoSansMyanmar-Bold.ttf": "e37e2ef189431020b1eaf4fb8d43252666dc24265d628145fff119613afea174",
+    "NotoSansKhmer-Regular.ttf": "bc9a5e2afcee249849e409aabe6e22330c479b878ea3e59bf5e7c84482d7ee53",
+    "NotoSansKhmer-Bold.ttf": "cc74e7ac685da9a84e18b773ec8d80d06765aa1754bb14acc390c3620023c4dc",
+    "NotoSansEthiopic-Regular.ttf": "58bc43b062961b38ee45757d2e74e6a991a12011aa0399fb03004ac432e5c852",
+    "NotoSansEthiopic-Bold.ttf": "cc16f0c43be76a2ecb5f6d08de4fe6705886b9be90251bfb5959a90955be7f1d",
+    "NotoSans-Regular.ttf": "89c3c497f618fdaa0b2d1e98fef93582f28c71debd2c4a8cdf41f190ced2909d",
+    "NotoSans-Bold.ttf": "e83493c945848ecd4a9ad0f6d19164541a0d3e23a9c952304a00a46e00272ac5",
+}
 
 SUBSETS = (
     Subset("NotoSansCJKjp-Regular.subset.otf", "cjk:NotoSansCJK-Regular.ttc",
@@ -212,6 +264,14 @@ SUBSETS = (
            "77ad688cfe1dc55185bf4edb4db3c614202c65dd23a1463ad0e23fc52bcc9a5c", whole_font,
            licence="LICENSE-NotoSans-Thai-Devanagari.txt",
            licence_source="/usr/share/doc/fonts-noto-core/copyright"),
+    *(Subset(f"NotoSans{family}-{weight}.subset.ttf", f"noto:NotoSans{family}-{weight}.ttf",
+             SCRIPT_SHA256[f"NotoSans{family}-{weight}.ttf"], blocks(ranges), hinting=False,
+             licence="LICENSE-NotoSans-Scripts.txt", licence_source="/usr/share/doc/fonts-noto-core/copyright")
+      for family, ranges in SCRIPTS.items() for weight in ("Regular", "Bold")),
+    *(Subset(f"NotoSans-{weight}.marks.subset.ttf", f"noto:NotoSans-{weight}.ttf",
+             SCRIPT_SHA256[f"NotoSans-{weight}.ttf"], blocks(MARK_BLOCKS, ()), hinting=False,
+             licence="LICENSE-NotoSans-Scripts.txt", licence_source="/usr/share/doc/fonts-noto-core/copyright")
+      for weight in ("Regular", "Bold")),
 )
 
 
@@ -257,10 +317,12 @@ def make_subset(spec: Subset, emoji_dir: Path, any_version: bool) -> int:
     return len(buf.getvalue())
 
 
-def write_licences(emoji_dir: Path) -> None:
+def write_licences(emoji_dir: Path, only: str | None = None) -> None:
     """Each family's licence file: which subsets it covers and the copyright notice in each, then the
     licence text the source ships (Debian's copyright file, or the npm package's LICENSE_FONT)."""
     for licence in dict.fromkeys(spec.licence for spec in SUBSETS):
+        if only is not None and licence != only:
+            continue
         specs = [spec for spec in SUBSETS if spec.licence == licence]
         head = []
         for spec in specs:
@@ -340,6 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--emoji-package", type=Path, help="an unpacked @expo-google-fonts/noto-emoji package "
                                                             "(default: npm pack it into a temporary directory)")
     parser.add_argument("--any-version", action="store_true", help="accept sources whose sha256 differs")
+    parser.add_argument("--only", metavar="LICENCE", help="make only the subsets under this licence file (e.g. "
+                                                         "LICENSE-NotoSans-Scripts.txt), without the emoji package")
     args = parser.parse_args(argv)
 
     if args.check:
@@ -351,7 +415,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{COVERAGE.relative_to(ROOT)} matches the fonts")
         return 0
 
-    if not args.coverage_only:
+    if args.only:
+        for spec in SUBSETS:
+            if spec.licence == args.only:
+                print(f"{spec.out}: {make_subset(spec, Path(), args.any_version):,} bytes")
+        write_licences(Path(), only=args.only)
+    elif not args.coverage_only:
         with tempfile.TemporaryDirectory() as tmp:
             emoji_dir = args.emoji_package or _fetch_emoji_package(Path(tmp))
             for spec in SUBSETS:

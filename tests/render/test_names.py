@@ -235,11 +235,11 @@ def test_every_font_of_the_chain_is_shipped_with_a_licence() -> None:
         assert (FONT_DIR / file).is_file(), file
     licences = {p.name for p in FONT_DIR.glob("LICENSE-*.txt")}
     assert {"LICENSE-DejaVu.txt", "LICENSE-NotoSansCJK.txt", "LICENSE-NotoEmoji.txt",
-            "LICENSE-NotoSans-Thai-Devanagari.txt"} <= licences
+            "LICENSE-NotoSans-Thai-Devanagari.txt", "LICENSE-NotoSans-Scripts.txt"} <= licences
     for name in licences - {"LICENSE-DejaVu.txt"}:
         assert "SIL OPEN FONT LICENSE" in (FONT_DIR / name).read_text(encoding="utf-8").upper()
     total = sum((FONT_DIR / f).stat().st_size for f in chain - set(common._DEJAVU))
-    assert total < 6_000_000                                 # the fallback fonts stay small
+    assert total < 8_000_000                                 # the fallback fonts stay small (7.1 MB with 16 scripts)
 
 
 def test_coverage_table_matches_the_font_files() -> None:
