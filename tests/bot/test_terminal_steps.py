@@ -14,6 +14,7 @@ from bot.terminal import play_in_terminal
 from engines import GAMES
 
 SEED = 5
+AGAIN = 2             # moves after which the same player moves again, picked in one turn (turns can be long)
 MATCH_ID = 1          # the terminal's only match in its fresh database
 
 
@@ -27,38 +28,48 @@ async def first_turn(db_file: Path) -> list[str]:
         await db.close()
 
 
-def picking_last(prompts: list[str]) -> Iterator[str]:
-    """Opens the menu, then always picks its last option (groups included) until the turn is played."""
+def picking(prompts: list[str], lines: list[str], before: list[str]) -> Iterator[str]:
+    """After the typed turns ``before``, opens the menu, then picks a move after which the player moves again
+    where the menu has one (up to ``AGAIN`` times), else its last option (groups included), until the turn is
+    played."""
+    yield from before
     yield "pick"
+    agains = 0
     while True:
         last = re.search(r"pick 1-(\d+)", prompts[-1])
         if last is None:
             break
-        yield last.group(1)
+        again = [line.split(")")[0].strip() for line in lines[-int(last.group(1)):] if "move again" in line]
+        agains += bool(again)
+        yield again[-1] if again and agains <= AGAIN else last.group(1)
     yield "resign"
 
 
-@pytest.mark.parametrize("game_key", sorted(GAMES))
-async def test_a_turn_picked_by_numbers_is_the_typed_turn(tmp_path, game_key):
+@pytest.mark.parametrize("game_key, seed, before", [(key, SEED, []) for key in sorted(GAMES)] + [
+    ("tintas", 4, ["E4"])])         # Bob's first slides: a turn of several moves
+async def test_a_turn_picked_by_numbers_is_the_typed_turn(tmp_path, game_key, seed, before):
     prompts: list[str] = []
     lines: list[str] = []
-    answers = picking_last(prompts)
+    answers = picking(prompts, lines, before)
 
     def read(prompt: str) -> str:
         prompts.append(prompt)
         return next(answers)
 
     picked_db = tmp_path / "picked.sqlite3"
-    assert await play_in_terminal(game_key, seed=SEED, out_dir=str(tmp_path / "p"), database=str(picked_db),
+    assert await play_in_terminal(game_key, seed=seed, out_dir=str(tmp_path / "p"), database=str(picked_db),
                                   read=read, write=lines.append) == 0
     picked = await first_turn(picked_db)
     assert picked and any("played" in line for line in lines)
+    if before:
+        assert len(picked) > 1
     menu_prompts = [p for p in prompts if "pick 1-" in p]
-    assert menu_prompts and all(p.startswith(prompts[0].split(">")[0] + ", ") for p in menu_prompts)
+    mover = prompts[len(before)].removesuffix("> ")
+    assert menu_prompts and all(p.startswith(mover + ", ") for p in menu_prompts)
 
-    typed_answers = iter([", ".join(m for m in picked if m != "end"), "resign"])
+    typed_answers = iter([*before, ", ".join(m for m in picked if m != "end"), "resign"])
     typed_db = tmp_path / "typed.sqlite3"
-    assert await play_in_terminal(game_key, seed=SEED, out_dir=str(tmp_path / "t"), database=str(typed_db),
+    assert await play_in_terminal(game_key, seed=seed, out_dir=str(tmp_path / "t"), database=str(typed_db),
                                   read=lambda prompt: next(typed_answers), write=lambda line: None) == 0
     assert await first_turn(typed_db) == picked
 
