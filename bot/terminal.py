@@ -17,16 +17,22 @@ from pathlib import Path
 from bot import wording
 from bot.ai_player import AIPlayer
 from bot.dispatcher import Delivered, Dispatcher
+from bot.i18n import _, ngettext
 from bot.model import Match, Person, ServiceError, ai_people
 from bot.services import Services
 from bot.store import Database
 from bot.store.rows import OutboxRow
-from engines import GAMES
+from engines import GAMES, State
+from engines.steps import StepOption, step_options
 from render import board_png
 
 TERMINAL_GUILD = 0      # the terminal is its own "server"
 TERMINAL_CHANNEL = 0
-HELP = "Type a move (or a whole turn), 'moves' to list the legal ones, 'resign', or 'quit'."
+HELP = ("Type a move (or a whole turn), press Enter (or type 'pick') to build your turn from numbered menus, "
+        "'moves' to list the legal ones, 'resign', or 'quit'.")
+PICK_WORDS = {"", "pick"}      # at the prompt: build the turn step by step from numbered menus
+BACK_WORDS = {"b", "back"}     # in a menu: take the last pick back
+CANCEL_WORDS = {"", "c", "cancel"}   # in a menu: leave it, nothing played
 # What Discord offers, said in the shared refusals, and what the terminal offers instead.
 TERMINAL_WORDS = {"the autocomplete lists the legal ones": "type 'moves' to list the legal ones",
                   "The autocomplete lists the legal ones": "Type 'moves' to list the legal ones",
@@ -135,6 +141,13 @@ class Table:
                 return 0
             if line.lower() in {"quit", "exit"}:
                 return 0
+            submission: str | list[str] = line
+            if line.lower() in PICK_WORDS:
+                picked = pick_turn(match.position, who.name, read, self.write)
+                if picked is None:
+                    self.write(_("{player}, nothing played.").format(player=who.name))
+                    continue
+                submission = picked
             if line.lower() in {"moves", "help", "?"}:
                 self.write(HELP)
                 shown = game.turn_suggestions(match.position, "", SHOWN_MOVES)
@@ -147,9 +160,66 @@ class Table:
                 if line.lower() == "resign":
                     await services.play.resign(match.id, who.user_id, guild_id=TERMINAL_GUILD)
                 else:
-                    await services.play.submit_turn(match, who.user_id, line, guild_id=TERMINAL_GUILD)
+                    await services.play.submit_turn(match, who.user_id, submission, guild_id=TERMINAL_GUILD)
             except ServiceError as exc:
                 self.write(f"Not played: {in_terminal_words(str(exc))}")
+
+
+def pick_turn(state: State, name: str, read: Callable[[str], str],
+              write: Callable[[str], None]) -> list[str] | None:
+    """A turn built from numbered menus of its steps (engines/steps.py, as Discord's picker offers them); None
+    when the player cancels. Every line names the player, who may be one of several at the keyboard."""
+    picks: list[StepOption] = []
+    while True:
+        turn, chosen = built(picks)
+        options = step_options(state, turn, chosen)
+        if not options:
+            return turn
+        so_far = " ".join([*turn, chosen]).strip()
+        write(_("{player}, your turn so far: {moves}. Choose the next step:").format(player=name, moves=so_far)
+              if so_far else _("{player}, choose the first step of your turn:").format(player=name))
+        for number, option in enumerate(options, 1):
+            write(f"  {number}) {menu_label(option)}")
+        try:
+            answer = read(_("{player}, pick 1-{last} (b back, c cancel): ").format(
+                player=name, last=len(options))).strip().lower()
+        except EOFError:
+            return None
+        if answer in CANCEL_WORDS:
+            return None
+        if answer in BACK_WORDS:
+            if picks:
+                picks.pop()
+            else:
+                write(_("{player}, there is nothing to go back to yet.").format(player=name))
+        elif answer.isdigit() and 1 <= int(answer) <= len(options):
+            picks.append(options[int(answer) - 1])
+        else:
+            write(_("{player}, \"{answer}\" is not in the list: type a number from 1 to {last}, b to go back "
+                    "or c to cancel.").format(player=name, answer=answer[:20], last=len(options)))
+
+
+def built(picks: list[StepOption]) -> tuple[list[str], str]:
+    """The whole moves picked so far, and the text of the move being built."""
+    turn: list[str] = []
+    chosen = ""
+    for pick in picks:
+        if pick.complete:
+            turn.append(pick.text)
+            chosen = ""
+        else:
+            chosen = pick.text
+    return turn, chosen
+
+
+def menu_label(option: StepOption) -> str:
+    """A menu line: ``e2… (3 moves)``, ``e4 — ends your turn``."""
+    if option.group or not option.complete:
+        return ngettext("{start}… (1 move)", "{start}… ({count} moves)", option.count).format(
+            start=option.text, count=option.count)
+    if option.ends_turn:
+        return _("{move} — ends your turn").format(move=option.text)
+    return _("{move} — then you move again").format(move=option.text)
 
 
 def in_terminal_words(text: str) -> str:

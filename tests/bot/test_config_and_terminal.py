@@ -95,7 +95,7 @@ async def test_terminal_mode_can_seat_the_bot(tmp_path):
 
 
 async def test_the_terminal_names_players_and_offers_its_own_moves_list(tmp_path):
-    typed = iter(["", "x" * 600, "E4", "resign"])
+    typed = iter(["", "c", "x" * 600, "E4", "resign"])
     lines: list[str] = []
     prompts: list[str] = []
 
@@ -106,8 +106,9 @@ async def test_the_terminal_names_players_and_offers_its_own_moves_list(tmp_path
     assert await play_in_terminal("tintas", seed=4, out_dir=str(tmp_path), read=read, write=lines.append) == 0
     out = "\n".join(lines)
     assert "autocomplete" not in out                     # Discord's words are not the terminal's
-    assert "Not played: Type a move — type 'moves' to list the legal ones." in out
+    assert "Ann, choose the first step of your turn:" in out and "Ann, nothing played." in out   # Enter: a menu
     assert "no turn is that long" in out and "Type 'moves' to list the legal ones." in out
     assert "Player 1" not in out and "Player 2" not in out
     assert "Ann: R0 O0" in out and "Bob: R0 O0" in out     # the text board names the people at the keyboard
-    assert {p.rstrip("> ") for p in prompts} <= {"Ann", "Bob"}
+    assert {p.rstrip("> ") for p in prompts if p.endswith("> ")} <= {"Ann", "Bob"}
+    assert prompts[1] == "Ann, pick 1-9 (b back, c cancel): "
