@@ -135,7 +135,8 @@ async def child(people: int, seconds: float) -> dict:
                         await asyncio.sleep(0.25)
                         continue
                     await asyncio.sleep(rng.uniform(0.05, 0.3))
-                    await fake.slash(me, f"{game} move", move=rng.choice(choices)["value"], channel_id=channel)
+                    turn = await whole_turn(fake, me, game, channel, choices, rng)
+                    await fake.slash(me, f"{game} move", move=turn, channel_id=channel)
                     moves[0] += 1
                     fake.requests.clear()       # the harness keeps every request; Discord would not
                     fake.sent.clear()
@@ -147,13 +148,25 @@ async def child(people: int, seconds: float) -> dict:
         return figures
 
 
+async def whole_turn(fake, me: dict, game: str, channel: int, choices: list[dict], rng: random.Random) -> str:
+    """A turn picked at random from the move autocomplete, following its narrowing groups ('e2… (3 moves)',
+    whose value is the start to type) down to whole turns."""
+    for _ in range(10):
+        choice = rng.choice(choices)
+        if not choice["name"].startswith(choice["value"] + "…"):
+            return choice["value"]
+        choices = await fake.autocomplete(me, f"{game} move", "move", move=choice["value"], channel_id=channel)
+    return choices[0]["value"]
+
+
 async def first_board(fake, pair: list[dict], game: str, channel: int) -> None:
     """Whoever is to move plays the first legal turn; returns once its board is posted."""
     while True:
         for me in pair:
             choices = await fake.autocomplete(me, f"{game} move", "move", move="", channel_id=channel)
             if choices and "Not your turn" not in choices[0]["name"]:
-                out = await fake.slash(me, f"{game} move", move=choices[0]["value"], channel_id=channel)
+                turn = await whole_turn(fake, me, game, channel, choices, random.Random(0))
+                out = await fake.slash(me, f"{game} move", move=turn, channel_id=channel)
                 if any(s.kind == "channel_message" and s.files for s in out):
                     return
         await asyncio.sleep(0.01)
