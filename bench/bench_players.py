@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_memory import tree_pss  # noqa: E402
+from bench.bench_memory import tree_pss, whole_turn  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.discord.client import GameBot  # noqa: E402
 from bot.services import Services  # noqa: E402
@@ -64,8 +64,9 @@ async def run(game: str, people: int, seconds: float) -> tuple[list[float], dict
                         await asyncio.sleep(0.25)               # looking at the channel now and then
                         continue
                     await asyncio.sleep(rng.uniform(0.05, 0.3))          # reading the board, choosing
+                    turn = await whole_turn(fake, me, game, channel, choices, rng)
                     t0 = time.perf_counter()
-                    out = await fake.slash(me, f"{game} move", move=rng.choice(choices)["value"], channel_id=channel)
+                    out = await fake.slash(me, f"{game} move", move=turn, channel_id=channel)
                     if any(s.kind == "channel_message" and s.files for s in out):
                         latencies.append((time.perf_counter() - t0) * 1000)
                     # the harness keeps every request and attachment; Discord would not live in the bot's memory
