@@ -25,6 +25,7 @@ COPY engines ./engines
 COPY render ./render
 COPY bot ./bot
 COPY ai ./ai
+COPY procs ./procs
 RUN pip install --no-cache-dir --no-deps . \
     && useradd --create-home --uid 10001 player \
     && mkdir -p /data && chown player /data

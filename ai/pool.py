@@ -29,8 +29,6 @@ import ctypes
 import functools
 import multiprocessing
 import os
-import signal
-import sys
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -39,12 +37,12 @@ from typing import Any
 
 from ai.search import SAFETY_NET, Analysis, SearchCancelled, TurnChoice, analyse, search_turn
 from engines import State
+from procs import alive, end_with_parent
 
 MAX_WORKERS = 2        # searches at once, at most: each takes a core, and the host's other cores draw boards
 DEFAULT_MARGIN = 5.0   # seconds past the safety net before the caller calls a started search hung
 HANG_POLL = 0.5        # seconds between two looks at whether a queued call has started (for the hang detector)
 SLOTS = 256            # calls that may be queued or running at once
-PR_SET_PDEATHSIG = 1   # prctl(2): the signal this process gets when the thread that created it ends
 
 _flags: ctypes.Array[Any] | None = None     # in a worker: the shared cancel flags
 _started: ctypes.Array[Any] | None = None   # in a worker: when it started each slot's search (time.monotonic)
@@ -57,46 +55,6 @@ def default_workers() -> int:
 
 class WorkerLost(Exception):
     """The worker process running (or about to run) the search died; the pool has started fresh workers."""
-
-
-def end_with_parent() -> None:
-    """Make this worker process end when its parent does, however the parent ends (SIGKILL included): on Linux
-    by the kernel (``kill_with_parent``), everywhere by a watchdog thread (``exit_with_parent``). The same
-    functions live in ``render.pool`` (the layer rules keep ``ai`` and ``render`` apart).
-    """
-    parent = multiprocessing.parent_process()
-    if parent is None or parent.pid is None:    # not a multiprocessing child: nothing to follow
-        return
-    kill_with_parent(parent.pid)
-    exit_with_parent(parent)
-
-
-def kill_with_parent(parent_pid: int) -> None:
-    """Linux: have the kernel send SIGKILL to this process when its parent dies (``PR_SET_PDEATHSIG``; strictly,
-    when the parent's thread that started it ends: the pools start their workers when created, from threads
-    that live as long as the bot). If the parent died before that took effect, this process has been
-    re-parented already: it exits at once."""
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    if os.getppid() != parent_pid:      # the parent died before prctl took effect
-        _exit_now()
-
-
-def _exit_now() -> None:
-    """End this process at once, without clean-up: its parent is gone, nothing waits for its answers."""
-    os.kill(os.getpid(), signal.SIGKILL)
-
-
-def exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
-    """A watchdog thread that ends this process once ``parent`` is gone: ``parent.join()`` returns at EOF of the
-    pipe multiprocessing keeps from the parent, that is, when the parent has ended."""
-
-    def watch() -> None:
-        parent.join()
-        _exit_now()
-
-    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 class _SlotToken:
@@ -123,14 +81,6 @@ def _noop() -> int:
     return os.getpid()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _begin(slot: int) -> _SlotToken:
@@ -170,7 +120,7 @@ class AIPool:
     def up(self) -> bool:
         """Whether the pool can think: its workers started, none has died, it was not closed (a health check; it
         asks no worker, so a pool busy searching is up)."""
-        return not self._closed and all(f.done() and f.exception() is None and _alive(f.result())
+        return not self._closed and all(f.done() and f.exception() is None and alive(f.result())
                                         for f in self._pids)
 
     def _start(self) -> ProcessPoolExecutor:
@@ -267,4 +217,4 @@ class AIPool:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["AIPool", "SearchCancelled", "WorkerLost", "default_workers", "end_with_parent"]
+__all__ = ["AIPool", "SearchCancelled", "WorkerLost", "default_workers"]

@@ -16,62 +16,18 @@ measures the whole tree.
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import multiprocessing
 import os
-import signal
-import sys
-import threading
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from engines import State
+from procs import alive, end_with_parent
 from render import board_png
 from render.replay import DEFAULT_BUDGET
 from render.texts import install
 
 Texts = Mapping[str, Mapping[str, str]]    # {language: {English template: translation}} (render.texts)
-PR_SET_PDEATHSIG = 1   # prctl(2): the signal this process gets when the thread that created it ends
-
-
-def end_with_parent() -> None:
-    """Make this worker process end when its parent does, however the parent ends (SIGKILL included): on Linux
-    by the kernel (``kill_with_parent``), everywhere by a watchdog thread (``exit_with_parent``). The same
-    functions live in ``ai.pool`` (the layer rules keep ``ai`` and ``render`` apart).
-    """
-    parent = multiprocessing.parent_process()
-    if parent is None or parent.pid is None:    # not a multiprocessing child: nothing to follow
-        return
-    kill_with_parent(parent.pid)
-    exit_with_parent(parent)
-
-
-def kill_with_parent(parent_pid: int) -> None:
-    """Linux: have the kernel send SIGKILL to this process when its parent dies (``PR_SET_PDEATHSIG``; strictly,
-    when the parent's thread that started it ends: the pools start their workers when created, from threads
-    that live as long as the bot). If the parent died before that took effect, this process has been
-    re-parented already: it exits at once."""
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    if os.getppid() != parent_pid:      # the parent died before prctl took effect
-        _exit_now()
-
-
-def _exit_now() -> None:
-    """End this process at once, without clean-up: its parent is gone, nothing waits for its answers."""
-    os.kill(os.getpid(), signal.SIGKILL)
-
-
-def exit_with_parent(parent: multiprocessing.process.BaseProcess) -> None:
-    """A watchdog thread that ends this process once ``parent`` is gone: ``parent.join()`` returns at EOF of the
-    pipe multiprocessing keeps from the parent, that is, when the parent has ended."""
-
-    def watch() -> None:
-        parent.join()
-        _exit_now()
-
-    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 CORES_FOR_THE_AI = 1    # cores the default pool leaves to the AI workers (it keeps at least one process)
@@ -96,7 +52,6 @@ def _return_freed_buffers() -> None:
     stays with the process: most of a worker's memory after play was freed buffers. Fixing the threshold
     maps each big buffer on its own and unmaps it when Pillow frees it.
     """
-    import ctypes
     import ctypes.util
     name = ctypes.util.find_library("c")
     try:
@@ -127,14 +82,6 @@ def _ready() -> int:
     return os.getpid()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _board(state: State, last_turn: Sequence[str], names: Sequence[str] | None, previous: State | None,
@@ -169,7 +116,7 @@ class RenderPool:
         check; it asks no worker, so a busy pool is up)."""
         if self._executor is None:
             return True
-        return not self._closed and all(f.done() and f.exception() is None and _alive(f.result())
+        return not self._closed and all(f.done() and f.exception() is None and alive(f.result())
                                         for f in self._started)
 
     async def board(self, state: State, *, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,

@@ -28,7 +28,7 @@ from tests.processes import alive, start_time
 
 ROOT = Path(__file__).resolve().parents[1]
 GONE = 30.0      # seconds a worker gets to end: a hang detector, not a speed claim
-MODULES = ["ai.pool", "render.pool"]
+MODULES = ["procs"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
