@@ -42,6 +42,8 @@ OLD_FIGURES = [(907, 0.9), (1807, 6.5), (3967, 68.0)]
 CRAFTED_N = (10, 100, 300, 1000, 1320)       # 1,320: the issue's 3,967-character line
 ALPHABET = "{}:,. \t\"\\[]0123456789abcPlayer-/é名\u00a0"
 SLOWEST_ON_LOOP = 20                         # the slowest records read again in a thread beside a ticking loop
+RETIMES = 3                                  # the slowest five are read again so often: the best is their own cost,
+                                             # the first figure also holds what the shared machine did meanwhile
 
 
 def crafted_lines(n: int) -> list[str]:
@@ -257,9 +259,10 @@ def main() -> None:
         read = sum(1 for r in rows if r[2] == "read")
         print("  " + summary(kind, [r[1] for r in rows]) + f"  ({read} read, {len(rows) - read} refused)")
     ranked = sorted(((r[1], kind, r[2], r[3]) for kind, rows in by_kind.items() for r in rows), reverse=True)
-    print("slowest whole reads:")
+    print(f"slowest whole reads (and the best of {RETIMES} more reads of the same record):")
     for seconds, kind, outcome, index in ranked[:5]:
-        print(f"  {ms(seconds)}  {kind:<8} {len(samples[index][1]):>7,} bytes  {outcome[:60]}")
+        again = min(timed(records.parse_bytes, samples[index][1])[0] for _ in range(RETIMES))
+        print(f"  {ms(seconds)} ({ms(again)})  {kind:<8} {len(samples[index][1]):>7,} bytes  {outcome[:60]}")
     print(f"unexpected exceptions: {len(errors)}")
     for line in errors[:10]:
         print("  " + line)

@@ -331,6 +331,19 @@ def _tower_text(cell: int) -> str:
     return "".join(out)
 
 
+class _TowerTexts(dict[int, str]):
+    """``_tower_text`` of each cell met so far (``encode`` writes every dot of every position a record replays; a
+    board holds few distinct towers, and a cell holds at most 2 x 8 size bits, so this stays small)."""
+
+    def __missing__(self, cell: int) -> str:
+        text = self[cell] = _tower_text(cell)
+        return text
+
+
+_TOWER_TEXTS = _TowerTexts()
+_STASH_COLOUR = (0, 1, 1, 0)  # the colour of the pieces in each stash field: a ledge holds the other's
+
+
 def _compact(cell: int) -> str:
     """``w134`` for White's 1, 3, 4; the colour letter is written again at each colour change (``w2b5``)."""
     if not cell:
@@ -376,6 +389,18 @@ def _clean(move: str) -> str:
     return re.sub(r"\s+", "", _DASHES.sub("-", move.strip().lower()))
 
 
+def _canonical_text(move: str) -> str:
+    """The canonical spelling of a move typed some other way (``D3 – D6`` -> ``d3-d6``)."""
+    mv = _clean(move)
+    pm = _PLACE_RE.match(mv)
+    if pm:
+        return f"{pm.group(1)}{pm.group(2)}@{pm.group(3)}{pm.group(4)}"
+    lm = _LEG_RE.match(mv)
+    if lm:
+        return f"{lm.group(1)}{lm.group(2)}-{lm.group(3)}{lm.group(4)}"
+    return mv
+
+
 # --------------------------------------------------------------------------------------------------------
 # The state
 # --------------------------------------------------------------------------------------------------------
@@ -403,6 +428,7 @@ class QuincalaState(State):
         "_legal",
         "_imm",
         "_mixed",
+        "_played",
     )
 
     def __init__(
@@ -433,6 +459,7 @@ class QuincalaState(State):
         self._legal: list[str] | None = None
         self._imm: dict[int, int] | None = None
         self._mixed: tuple[int, ...] | None = None
+        self._played: tuple[str, QuincalaState] | None = None  # the last ``canonical`` move and its position
 
     # --- contract -------------------------------------------------------------------------------------
     @property
@@ -463,6 +490,9 @@ class QuincalaState(State):
         return list(self._legal)
 
     def play(self, move: str) -> QuincalaState:
+        played = self._played
+        if played is not None and played[0] == move:   # just checked by ``canonical``: not played twice
+            return played[1]
         return self._play(move, None)
 
     def play_traced(self, move: str) -> tuple[QuincalaState, list[Event]]:
@@ -471,16 +501,14 @@ class QuincalaState(State):
         return self._play(move, events), events
 
     def encode(self) -> str:
-        g = self.geo
-        fields = [str(g.k), ",".join(_tower_text(c) for c in self.cells)]
-        for i in range(4):
-            colour = (i // 2) if i % 2 == 0 else 1 - i // 2
-            fields.append("".join(piece_name(colour, s) for s in self.stash[i]) or "-")
+        g, names, ph = self.geo, self.geo.names, self.phase
+        fields = [str(g.k), ",".join(map(_TOWER_TEXTS.__getitem__, self.cells))]
+        for colour, sizes in zip(_STASH_COLOUR, self.stash, strict=True):
+            fields.append("".join([piece_name(colour, s) for s in sizes]) or "-")
         fields.append(COLOURS[self.mover])
-        ph = self.phase
-        fields.append("place" if ph == PLACE else "placed" if ph == PLACED else f"leg@{g.names[ph]}")
-        fields.append(",".join(f"{g.names[d]}:{s}" for d, s in self.immune) or "-")
-        fields.append((",".join(f"{g.names[d]}:{s}" for d, s in self.gained) or "-") + f"/{self.passes}")
+        fields.append("place" if ph == PLACE else "placed" if ph == PLACED else f"leg@{names[ph]}")
+        fields.append(",".join([f"{names[d]}:{s}" for d, s in self.immune]) or "-")
+        fields.append((",".join([f"{names[d]}:{s}" for d, s in self.gained]) or "-") + f"/{self.passes}")
         return " ".join(fields)
 
     def position_key(self) -> str:
@@ -1140,15 +1168,12 @@ class QuincalaState(State):
         return _describe_events(self, nxt, events)
 
     def canonical(self, move: str) -> str:
-        self.play(move)  # raises IllegalMove with the rule's name
-        mv = _clean(move)
-        pm = _PLACE_RE.match(mv)
-        if pm:
-            return f"{pm.group(1)}{pm.group(2)}@{pm.group(3)}{pm.group(4)}"
-        lm = _LEG_RE.match(mv)
-        if lm:
-            return f"{lm.group(1)}{lm.group(2)}-{lm.group(3)}{lm.group(4)}"
-        return mv
+        """The canonical spelling; the position it plays to is kept, so that ``play`` of that spelling (what
+        ``play_turn`` does next) is not computed a second time."""
+        after = self.play(move)  # raises IllegalMove with the rule's name
+        canon = move if move in self.geo.actions else _canonical_text(move)
+        self._played = (canon, after)
+        return canon
 
     def pending(self) -> str:
         if self.result is not None or self.phase >= 0:

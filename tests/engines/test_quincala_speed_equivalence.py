@@ -2,7 +2,9 @@
 
 ``play`` looks canonical move strings up in ``Geometry.actions`` instead of cleaning and parsing them,
 ``_generate`` lists ready-made placement strings, and the releasing phase scans only the black dots
-``_mixed_after_leg`` names. Each shortcut is checked here against the slow path it replaces.
+``_mixed_after_leg`` names; ``encode`` looks each dot's tower text up in a cache, and ``play`` of the move
+``canonical`` has just checked reuses the position it reached. Each shortcut is checked here against the slow path
+it replaces.
 """
 
 from __future__ import annotations
@@ -86,3 +88,64 @@ def test_pass_when_every_tower_is_mixed():
     assert nxt.encode() == st.play("pass").encode()
     assert nxt.legal_moves() == ["pass"]
     assert nxt.play("pass").result == 2
+
+
+def _reference_code(st: q.QuincalaState) -> str:
+    """The position code as the plain field-by-field writer (before the cache) built it."""
+    g = st.geo
+    fields = [str(g.k), ",".join(q._tower_text(c) for c in st.cells)]
+    for i in range(4):
+        colour = (i // 2) if i % 2 == 0 else 1 - i // 2
+        fields.append("".join(q.piece_name(colour, s) for s in st.stash[i]) or "-")
+    fields.append(q.COLOURS[st.mover])
+    ph = st.phase
+    fields.append("place" if ph == q.PLACE else "placed" if ph == q.PLACED else f"leg@{g.names[ph]}")
+    fields.append(",".join(f"{g.names[d]}:{s}" for d, s in st.immune) or "-")
+    fields.append((",".join(f"{g.names[d]}:{s}" for d, s in st.gained) or "-") + f"/{st.passes}")
+    return " ".join(fields)
+
+
+@pytest.mark.parametrize("variant", ["5", "4", "3"])
+def test_encode_is_the_plain_writers_code(variant):
+    seen = 0
+    for seed in range(12):
+        for st in _random_states(variant, seed=100 + seed, plies=400):
+            code = st.encode()
+            assert code == _reference_code(st)
+            assert G.decode(code).encode() == code
+            seen += 1
+    assert seen > 1000
+
+
+def test_encode_tower_text_cache_holds_what_the_writer_writes():
+    q._TOWER_TEXTS.clear()
+    st = _random_states("5", seed=3, plies=60)[-1]
+    st.encode()
+    assert q._TOWER_TEXTS and all(q._TOWER_TEXTS[c] == q._tower_text(c) for c in st.cells)
+    assert q._TOWER_TEXTS[0] == "." and q._TOWER_TEXTS[1 | 1 << q.SH] == "w1b1"
+
+
+@pytest.mark.parametrize("variant", ["5", "3"])
+def test_play_after_canonical_is_the_position_the_move_reaches(variant):
+    rng = random.Random(5)
+    for st in _random_states(variant, seed=9, plies=200):
+        if st.is_over:
+            break
+        legal = st.legal_moves()
+        for move in rng.sample(legal, min(3, len(legal))):
+            fresh = G.decode(st.encode())               # the same position, never asked ``canonical``
+            canon = st.canonical(f" {move.upper()} ")
+            assert canon == move
+            after = st.play(canon)
+            assert after.encode() == fresh.play(move).encode() and after.result == fresh.play(move).result
+            assert after.started == fresh.play(move).started
+        other = rng.choice(legal)                      # another move than the kept one is played afresh
+        assert st.play(other).encode() == G.decode(st.encode()).play(other).encode()
+
+
+def test_canonical_of_every_table_move_is_itself():
+    for variant in ("5", "4", "3"):
+        g = G.new(2, variant=variant).geo
+        for move in g.actions:
+            assert q._canonical_text(move) == move
+            assert q._canonical_text(move.upper().replace("-", " – ")) == move
