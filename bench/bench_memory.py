@@ -136,6 +136,8 @@ async def child(people: int, seconds: float) -> dict:
                         continue
                     await asyncio.sleep(rng.uniform(0.05, 0.3))
                     turn = await whole_turn(fake, me, game, channel, choices, rng)
+                    if not turn:
+                        continue
                     await fake.slash(me, f"{game} move", move=turn, channel_id=channel)
                     moves[0] += 1
                     fake.requests.clear()       # the harness keeps every request; Discord would not
@@ -150,13 +152,15 @@ async def child(people: int, seconds: float) -> dict:
 
 async def whole_turn(fake, me: dict, game: str, channel: int, choices: list[dict], rng: random.Random) -> str:
     """A turn picked at random from the move autocomplete, following its narrowing groups ('e2… (3 moves)',
-    whose value is the start to type) down to whole turns."""
+    whose value is the start to type) down to whole turns; "" when the list ran dry (the match moved on)."""
     for _ in range(10):
+        if not choices:
+            return ""
         choice = rng.choice(choices)
         if not choice["name"].startswith(choice["value"] + "…"):
             return choice["value"]
         choices = await fake.autocomplete(me, f"{game} move", "move", move=choice["value"], channel_id=channel)
-    return choices[0]["value"]
+    return ""
 
 
 async def first_board(fake, pair: list[dict], game: str, channel: int) -> None:

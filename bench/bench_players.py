@@ -65,6 +65,8 @@ async def run(game: str, people: int, seconds: float) -> tuple[list[float], dict
                         continue
                     await asyncio.sleep(rng.uniform(0.05, 0.3))          # reading the board, choosing
                     turn = await whole_turn(fake, me, game, channel, choices, rng)
+                    if not turn:
+                        continue
                     t0 = time.perf_counter()
                     out = await fake.slash(me, f"{game} move", move=turn, channel_id=channel)
                     if any(s.kind == "channel_message" and s.files for s in out):
