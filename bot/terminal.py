@@ -17,13 +17,13 @@ from pathlib import Path
 from bot import wording
 from bot.ai_player import AIPlayer
 from bot.dispatcher import Delivered, Dispatcher
-from bot.i18n import _, ngettext
+from bot.i18n import _
 from bot.model import Match, Person, ServiceError, ai_people
 from bot.services import Services
 from bot.store import Database
 from bot.store.rows import OutboxRow
 from engines import GAMES, State
-from engines.steps import StepOption, step_options
+from engines.steps import StepOption, picked_turn, step_options
 from render import board_png
 
 TERMINAL_GUILD = 0      # the terminal is its own "server"
@@ -171,7 +171,7 @@ def pick_turn(state: State, name: str, read: Callable[[str], str],
     when the player cancels. Every line names the player, who may be one of several at the keyboard."""
     picks: list[StepOption] = []
     while True:
-        turn, chosen = built(picks)
+        turn, chosen = picked_turn(picks)
         options = step_options(state, turn, chosen)
         if not options:
             return turn
@@ -199,24 +199,10 @@ def pick_turn(state: State, name: str, read: Callable[[str], str],
                     "or c to cancel.").format(player=name, answer=answer[:20], last=len(options)))
 
 
-def built(picks: list[StepOption]) -> tuple[list[str], str]:
-    """The whole moves picked so far, and the text of the move being built."""
-    turn: list[str] = []
-    chosen = ""
-    for pick in picks:
-        if pick.complete:
-            turn.append(pick.text)
-            chosen = ""
-        else:
-            chosen = pick.text
-    return turn, chosen
-
-
 def menu_label(option: StepOption) -> str:
     """A menu line: ``e2… (3 moves)``, ``e4 — ends your turn``."""
     if option.group or not option.complete:
-        return ngettext("{start}… (1 move)", "{start}… ({count} moves)", option.count).format(
-            start=option.text, count=option.count)
+        return wording.step_group(option.text, option.count)
     if option.ends_turn:
         return _("{move} — ends your turn").format(move=option.text)
     return _("{move} — then you move again").format(move=option.text)

@@ -509,3 +509,8 @@ def analysis_over_text(winners: list[str], players: int, why: str) -> str:
     else:
         result = _(ANALYSIS_OVER_WINNER).format(who=" & ".join(winners), why=why)
     return _(ANALYSIS_OVER).format(result=result)
+
+
+def step_group(start: str, count: int) -> str:
+    """A narrowing group of moves, in the autocomplete, the picker and the terminal: ``e2… (3 moves)``."""
+    return ngettext("{start}… (1 move)", "{start}… ({count} moves)", count).format(start=start, count=count)

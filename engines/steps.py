@@ -45,6 +45,20 @@ class StepOption:
     ends_turn: bool = False
 
 
+def picked_turn(picks: Sequence[StepOption]) -> tuple[list[str], str]:
+    """What a list of picked options amounts to: the whole moves chosen, and the text of the move being built
+    (the last pick that is not yet a whole move; "" after a whole move)."""
+    turn: list[str] = []
+    chosen = ""
+    for pick in picks:
+        if pick.complete:
+            turn.append(pick.text)
+            chosen = ""
+        else:
+            chosen = pick.text
+    return turn, chosen
+
+
 def turn_state(state: State, turn: Sequence[str] = ()) -> State:
     """``state`` after the moves already chosen in this turn; IllegalMove when one does not play or the turn
     was already over before it."""

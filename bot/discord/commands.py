@@ -20,7 +20,7 @@ from bot.discord.cards import jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
 from bot.discord.records import add_analysis_commands
 from bot.discord.views import ChallengeToSelect
-from bot.i18n import N_, T, _, ngettext, speaking
+from bot.i18n import N_, T, _, speaking
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people, shown_name
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -336,8 +336,7 @@ def _narrowing(state: State, current: str, suggestions: list[tuple[str, str]]) -
             note = found.state.describe(option.text)
             name = f"{value} — {note}" if note else value
         else:
-            name = ngettext("{start}… (1 move)", "{start}… ({count} moves)", option.count).format(
-                start=value, count=option.count)
+            name = wording.step_group(value, option.count)
         out.append(app_commands.Choice(name=name[:MAX_CHOICE_TEXT], value=value[:MAX_CHOICE_TEXT]))
     return out
 

@@ -25,12 +25,12 @@ from discord import ui
 
 from bot import wording
 from bot.discord.interaction import acknowledged, app, info_embed
-from bot.i18n import N_, T, _, ngettext, pgettext
+from bot.i18n import N_, T, _, pgettext
 from bot.i18n import current as current_language
 from bot.model import Match, NotAllowed, ServiceError
 from engines import State
 from engines.base import IllegalMove
-from engines.steps import StepOption, step_options, turn_state
+from engines.steps import StepOption, picked_turn, step_options, turn_state
 
 log = logging.getLogger(__name__)
 
@@ -55,15 +55,7 @@ class Draft:
 
     def built(self) -> tuple[list[str], str]:
         """The whole moves chosen, and the text of the move being built."""
-        turn: list[str] = []
-        chosen = ""
-        for pick in self.picks:
-            if pick.complete:
-                turn.append(pick.text)
-                chosen = ""
-            else:
-                chosen = pick.text
-        return turn, chosen
+        return picked_turn(self.picks)
 
 
 class Drafts:
@@ -98,8 +90,7 @@ def drafts_of(interaction: discord.Interaction) -> Drafts:
 def option_label(option: StepOption) -> str:
     """What a select option reads: the move so far, and for a group how many moves it holds."""
     if option.group or not option.complete:
-        return ngettext("{start}… (1 move)", "{start}… ({count} moves)", option.count).format(
-            start=option.text, count=option.count)[:MAX_LABEL]
+        return wording.step_group(option.text, option.count)[:MAX_LABEL]
     return option.text[:MAX_LABEL]
 
 
