@@ -258,14 +258,11 @@ def search_turn(state: State, *, level: int, seed: int, time_budget: float = SAF
     search = Search(policy_for(state.game.key), random.Random(seed),
                     time.perf_counter() + time_budget, cancel)
     seat = state.to_move
-    stop_turn = search.policy.stop_turn
     root = Node(state, None)
     moves: list[str] = []
     while len(moves) < MAX_TURN_MOVES:
-        legal = root.state.legal_moves()
-        stop = stop_turn(root.state, moves) if stop_turn is not None else None
-        if len(legal) == 1 or stop is not None:
-            move = legal[0] if stop is None else stop
+        move = _forced(search, root.state, moves)
+        if move is not None:
             root = Node(root.state.play(move), None)
         else:
             done = max(0, root.visits - PRIOR_VISITS)   # iterations this subtree already had
@@ -366,17 +363,24 @@ def _listed_turns(search: Search, root: Node, seat: int, top: int, effort: int) 
     return out
 
 
+def _forced(search: Search, state: State, moves: list[str]) -> str | None:
+    """The move a turn takes without a choice: the policy's stop (``stop_turn``), or the only legal move."""
+    stop_turn = search.policy.stop_turn
+    stop = stop_turn(state, moves) if stop_turn is not None else None
+    if stop is not None:
+        return stop
+    legal = state.legal_moves()
+    return legal[0] if len(legal) == 1 else None
+
+
 def _other_completions(search: Search, node: Node, first: str, seat: int, effort: int
                        ) -> Iterator[tuple[list[str], Node, Node]]:
     """The whole turns that start with ``first`` (leading to ``node``) and leave its best completion at a later
     decision: each other choice there, completed as ``_complete_turn`` does, with the node of that choice."""
     moves = [first]
-    stop_turn = search.policy.stop_turn
     while not node.state.is_over and node.state.to_move == seat and len(moves) < MAX_TURN_MOVES:
-        legal = node.state.legal_moves()
-        stop = stop_turn(node.state, moves) if stop_turn is not None else None
-        if len(legal) == 1 or stop is not None:
-            move = legal[0] if stop is None else stop
+        move = _forced(search, node.state, moves)
+        if move is not None:
             node = Node(node.state.play(move), seat)
         else:
             if not node.children:
@@ -394,12 +398,9 @@ def _other_completions(search: Search, node: Node, first: str, seat: int, effort
 def _complete_turn(search: Search, node: Node, first: str, seat: int, effort: int) -> tuple[list[str], Node]:
     """The rest of the turn that starts with ``first`` (leading to ``node``), decided as ``choose_turn`` does."""
     moves = [first]
-    stop_turn = search.policy.stop_turn
     while not node.state.is_over and node.state.to_move == seat and len(moves) < MAX_TURN_MOVES:
-        legal = node.state.legal_moves()
-        stop = stop_turn(node.state, moves) if stop_turn is not None else None
-        if len(legal) == 1 or stop is not None:
-            move = legal[0] if stop is None else stop
+        move = _forced(search, node.state, moves)
+        if move is not None:
             node = Node(node.state.play(move), seat)
         else:
             search.run(node, max(effort // MIN_FOLLOW_UP, 1))
