@@ -490,7 +490,7 @@ class QuincalaState(State):
         return list(self._legal)
 
     def play(self, move: str) -> QuincalaState:
-        played = self._played
+        played, self._played = self._played, None      # used once: a state keeps no chain of later positions
         if played is not None and played[0] == move:   # just checked by ``canonical``: not played twice
             return played[1]
         return self._play(move, None)
