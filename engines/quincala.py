@@ -30,6 +30,7 @@ from engines.base import (
     InvalidPosition,
     Outcome,
     State,
+    Termination,
     normalise,
     outcome_text,
     rank_seats,
@@ -1204,12 +1205,12 @@ class QuincalaState(State):
         winners = self.winners
         ranks = rank_seats(self, winners)
         if self.result == 2:  # R-W2
-            return Outcome("passes", winners, ranks)
+            return Outcome(QuincalaTermination.PASSES, winners, ranks)
         dot = self.complete_dot()  # R-W1: a finished game without two passes has exactly one
         assert dot is not None, "a won game has a complete tower"
         role, owner = self.geo.role[self.geo.index[dot]]
-        return Outcome("complete_tower", winners, ranks, {"winner": self.result, "owner": COLOURS.index(owner)},
-                       {"dot": dot, "dot_role": role})
+        return Outcome(QuincalaTermination.COMPLETE_TOWER, winners, ranks,
+                       {"winner": self.result, "owner": COLOURS.index(owner)}, {"dot": dot, "dot_role": role})
 
     def text_board(self) -> str:
         """§6 text fallback: one cell per dot, ``w134`` = White's 1, 3, 4; ``w2b5`` mixed; ``[WH]`` empty white."""
@@ -1357,6 +1358,14 @@ it after your message.
 """
 
 
+class QuincalaTermination(Termination):
+    """How the rules end a game of Quincala (the keys of ``QuincalaGame.terminations`` but R-W3's cap, which is
+    the match service's: ``CapTermination``)."""
+
+    COMPLETE_TOWER = "complete_tower"
+    PASSES = "passes"
+
+
 class QuincalaGame(Game):
     key = "quincala"
     title = "Quincala"
@@ -1377,6 +1386,7 @@ class QuincalaGame(Game):
     # exhaustive listings of sampled turns (up to 4,000 positions each), 8 over long random turns (bench_fairplay).
     turn_reach = 20
     fact_words = ("home", "quincala")    # the {dot_role} fact
+    termination_kinds = QuincalaTermination
     terminations = {
         "complete_tower": "{winner} wins with a complete tower on {owner}'s {dot_role} dot {dot}.",
         "passes": "Both players passed in succession, so the game is a draw.",
