@@ -35,7 +35,7 @@ from typing import NamedTuple, cast
 
 from PIL import Image, ImageDraw
 
-from engines.base import outcome_text
+from engines.base import State, outcome_text
 from engines.quincala import BOARDS, GAME, SEAT_NAMES, Event, QuincalaState, turn_notation
 from render.common import (
     BACKGROUND,
@@ -245,8 +245,10 @@ def _white_centre() -> tuple[float, float]:
 # --------------------------------------------------------------------------------------------------------
 
 
-def draw(state: QuincalaState, last_turn: Sequence[str] | None = None, names: Sequence[str] | None = None,
-         previous: QuincalaState | None = None) -> Image.Image:
+def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
+         previous: State | None = None) -> Image.Image:
+    """The board image of a Quincala ``state`` (see the module docstring; the contract: ``render.games.Renderer``)."""
+    assert isinstance(state, QuincalaState) and (previous is None or isinstance(previous, QuincalaState))
     moves = list(last_turn or ())
     names = _names(names)
     outcome = state.outcome()
@@ -1017,6 +1019,6 @@ def sampled_palette() -> Image.Image:
     return build_palette(*thinned, swatch)
 
 
-def palette(state: QuincalaState) -> Image.Image:
+def palette(state: State | None = None) -> Image.Image:
     """The fixed palette every Quincala board maps onto (stored from ``sampled_palette``)."""
     return stored_palette("quincala")
