@@ -36,7 +36,7 @@ from typing import NamedTuple, cast
 from PIL import Image, ImageDraw
 
 from engines.base import State, outcome_text
-from engines.quincala import BOARDS, GAME, SEAT_NAMES, Event, QuincalaState, turn_notation
+from engines.quincala import BOARDS, GAME, INSTRUCTIONS, SEAT_NAMES, Event, QuincalaState, turn_notation
 from render.common import (
     BACKGROUND,
     INK,
@@ -71,25 +71,14 @@ LAST_TURN = "Last turn: {turn}"
 TO_MOVE_MARK = "to move"
 HAND = "hand"
 LEDGE = "ledge"
-# The engine's instructions (``QuincalaState.pending``), recognised and drawn in the post's language.
-PLACE_FIRST = "place {pieces} (pieces in hand and on the ledge must be placed first)"
-MOVE_NOW = "now move: lift a tower of your own colour from a black dot (e.g. {move})"
-NO_FIRST_LEG = "no first leg is possible: pass"
 TEXTS = (LEGEND, TO_MOVE_SEAT, GOES_ON, RELEASED, COMPLETES, SEATS_HAND, SEATS_LEDGE, LAST_TURN, TO_MOVE_MARK, HAND,
-         LEDGE, PLACE_FIRST, MOVE_NOW, NO_FIRST_LEG)
-_PENDING = [(re.compile("^" + re.escape(t).replace(re.escape("{pieces}"), "(?P<pieces>.+)")
-                        .replace(re.escape("{move}"), "(?P<move>.+)") + "$"), t)
-            for t in (PLACE_FIRST, MOVE_NOW, NO_FIRST_LEG)]
+         LEDGE, *INSTRUCTIONS)    # the engine's instructions (``QuincalaState.instruction``), drawn translated
 
 
 def pending_note(state: QuincalaState) -> str:
-    """``state.pending()`` (the engine's English instruction) in the render language."""
-    note = state.pending()
-    for pattern, template in _PENDING:
-        found = pattern.match(note)
-        if found:
-            return tr(template).format(**found.groupdict())
-    return note
+    """What the mover still owes (``state.instruction()``) in the render language."""
+    found = state.instruction()
+    return tr(found[0]).format_map(found[1]) if found else ""
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
