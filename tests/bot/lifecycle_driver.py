@@ -19,8 +19,8 @@ from pathlib import Path
 from bot.__main__ import serve
 from bot.config import load_config
 from bot.discord.client import make_bot
-from bot.services.announce import Delivered, Handler, Outgoing
 from bot.model import Person
+from bot.services.announce import Delivered, Handler, Outgoing
 
 GUILD, CHANNEL = 1, 10
 ANN = Person(11, "Ann")
