@@ -96,9 +96,11 @@ class Table:
         self.services = services
         self.out = out
         self.write = write
-        self.ai = AIPlayer(services, thinking=lambda match: write(f"{match.ai_to_move.name} is thinking…"
-                                                                 if match.ai_to_move else ""))
+        self.ai = AIPlayer(services, thinking=self.thinking)
         self.dispatcher = Dispatcher(services, Routes(self, workers=self.ai.workers), owner="terminal")
+
+    def thinking(self, match: Match) -> None:
+        self.write(f"{match.ai_to_move.name if match.ai_to_move else 'The bot'} is thinking…")
 
     @property
     def handlers(self) -> Handlers:
