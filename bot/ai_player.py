@@ -1,9 +1,8 @@
 """The bot's own seats: search a turn off the event loop, then submit it through the play service.
 
-Discord-free: it is the dispatcher's worker for the ``BotTurn`` announcement (``workers``), beside every front end,
-which therefore never plays the bot's turns itself. With an ``AIPool`` the
-search runs in a worker process (the default for the bot); without one it runs in a thread, which keeps the
-event loop free too.
+Discord-free: it is the dispatcher's worker for the ``BotTurn`` announcement (``workers``), beside every front
+end, which therefore never plays the bot's turns itself. With an ``AIPool`` the search runs in a worker process
+(the default for the bot); without one it runs in a thread, which keeps the event loop free too.
 
 A level plays its fixed number of iterations; the time budget is only a safety net. When a search does not run
 at its level's full effort — the safety net stopped it, its worker died, or a started search hung — that is a

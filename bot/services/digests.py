@@ -133,8 +133,7 @@ class Digests:
                 return None
             ids = await self.ctx.digests.their_turn(tx, user_id)
             if ids:
-                await self.ctx.outbox.add(tx, ids[0], [Digest(user_id, tuple(ids))],
-                                          now=iso(now))
+                await self.ctx.outbox.add(tx, ids[0], [Digest(user_id, tuple(ids))], now=iso(now))
         self.ctx.events.deadline_set.emit(following)
         if ids:
             self.ctx.events.announcements.emit(ids[0])
