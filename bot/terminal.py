@@ -88,9 +88,9 @@ class Table:
         if p["event"] == "start":
             text = "The match begins!"
         elif p["event"] == "turn":
-            text = wording.played_text(match, int(p["seat"]), str(p["record"]))
+            text = wording.played_text(match, int(p["seat"]), wording.payload_words(p, "record"))
             if int(p["ply"]) == match.ply:
-                text += "\n" + wording.to_move_text(match, pending=str(p.get("pending", "")))
+                text += "\n" + wording.to_move_text(match, pending=wording.payload_words(p, "pending"))
         else:
             text = wording.result_text(match)
         if int(p["ply"]) == match.ply:
@@ -106,7 +106,7 @@ class Table:
         png = board_png(match.position, last_turn=match.last_turn, names=match.names, previous=match.previous)
         path.write_bytes(png)
         self.write("")
-        self.write(wording.with_names(match, match.position.text_board()))
+        self.write(wording.words(match.position.text_board_phrase(), wording.seat_names(match)))
         self.write(f"Board image: {path}")
 
     async def play(self, game_key: str, players: int, variant: str | None, read: Callable[[str], str],

@@ -8,15 +8,15 @@ composed here from the game's templates (or the service's, for resignations, tim
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, compose, ngettext
 from bot.model import Match, TurnResult, shown_name
 from bot.ratings import display
 from bot.services.challenges import arrival_team
 from bot.store.rows import ParticipantRow
 from engines import State
-from engines.base import Outcome, fill_template, translate_facts
+from engines.base import Outcome, Phrase, fill_template, translate_facts
 
 Mention = Callable[[ParticipantRow], str]
 
@@ -29,6 +29,22 @@ SERVICE_TERMINATIONS = {
     "turn_cap": N_("No one won in {turns} turns, so the game is a draw."),
     "agreement": N_("Drawn by agreement."),
 }
+
+
+def words(phrase: Phrase | str, names: Mapping[str, str] | None = None) -> str:
+    """An engine's phrase (a move's description, a refusal, a turn record, a text board) in the language of the
+    moment, every nested phrase too; ``names`` puts people's names for the seat names it holds ('Player 1' ->
+    'Ann'). A plain string is shown as it is. The one place front ends compose the engines' words."""
+    return phrase if isinstance(phrase, str) else compose(phrase, names)
+
+
+def payload_words(payload: Mapping[str, object], key: str) -> str:
+    """An announcement's phrase field (``record``, ``pending``) in the language of the moment: its data under
+    ``<key>_phrase`` composed, else (an older row) the English text under ``key``."""
+    data = payload.get(f"{key}_phrase")
+    if isinstance(data, dict):
+        return words(Phrase.from_data(data))
+    return str(payload.get(key, ""))
 
 
 def plain(p: ParticipantRow) -> str:
@@ -259,9 +275,16 @@ def with_names(match: Match, text: str) -> str:
     return re.sub(r"\bPlayer \d+\b", name, text)
 
 
+def seat_names(match: Match) -> dict[str, str]:
+    """The engine's generic seat names ('Player 1') -> the players' names, for ``words``."""
+    seats = match.game.seat_names(match.row.players)
+    return {seats[p.seat]: shown_name(p) for p in match.seated
+            if p.seat is not None and re.fullmatch(r"Player \d+", seats[p.seat])}
+
+
 def text_board(match: Match) -> str:
     """The position as text in a code block, with whose turn it is: what a screen reader can read out."""
-    board = with_names(match, match.position.text_board())
+    board = words(match.position.text_board_phrase(), seat_names(match))
     if len(board) > TEXT_BOARD_LIMIT:
         board = board[:TEXT_BOARD_LIMIT] + "\n…"
     return f"{board_caption(match)}\n```\n{board}\n```\n{to_move_text(match).replace('**', '')}"

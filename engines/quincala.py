@@ -24,14 +24,20 @@ from operator import itemgetter
 from typing import NamedTuple, NoReturn
 
 from engines.base import (
+    NOTHING,
     TURN_CAP_TERMINATION,
     Game,
     IllegalMove,
     InvalidPosition,
     Outcome,
+    Phrase,
     State,
+    joined,
+    labelled,
+    mark,
     normalise,
-    outcome_text,
+    outcome_phrase,
+    phrase,
     rank_seats,
 )
 
@@ -175,6 +181,9 @@ SH = 8  # Black's sizes sit 8 bits above White's in a cell
 LOW = 0xFF
 COLOURS = "wb"
 SEAT_NAMES = ("White", "Black")
+# Where a player's pieces wait to be placed.
+HAND, LEDGE = mark("hand"), mark("ledge")
+TRAYS = {"hand": HAND, "ledge": LEDGE}
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 PLACE, PLACED = -1, -2  # phases; a phase >= 0 is leg@<that dot index>
 _POP = tuple(bin(i).count("1") for i in range(256))
@@ -644,9 +653,9 @@ class QuincalaState(State):
     # --- playing --------------------------------------------------------------------------------------
     def _play(self, move: str, events: list[Event] | None) -> QuincalaState:
         if self.result is not None:
-            raise IllegalMove("The game is over: no more moves can be played.")
+            raise IllegalMove(phrase("The game is over: no more moves can be played."))
         if not isinstance(move, str):
-            raise IllegalMove(f"{move!r} is not a Quincala move.")
+            raise IllegalMove(phrase("{move!r} is not a Quincala move.", move=move))
         action = self.geo.actions.get(move) or self._parse(move)  # canonical strings skip the parsing
         kind = action[0]
         if kind == "leg":
@@ -669,22 +678,27 @@ class QuincalaState(State):
         if pm:
             colour, size, dot = COLOURS.index(pm.group(1)), int(pm.group(2)), pm.group(3) + pm.group(4)
             if dot not in g.index or not g.is_dot[g.index[dot]]:
-                raise IllegalMove(f"{dot} is not a dot of the board (R-B2).")
+                raise IllegalMove(phrase("{dot} is not a dot of the board (R-B2).", dot=dot))
             return ("place", colour, size, g.index[dot])
         if mv.count("-") > 1:
             raise IllegalMove(
-                f"{move.strip()!r} is several legs: play one leg at a time (d3-d6, then d6-b6) (R-M2)."
+                phrase(
+                    "{strip!r} is several legs: play one leg at a time (d3-d6, then d6-b6) (R-M2).",
+                    strip=move.strip()
+                )
             )
         lm = _LEG_RE.match(mv)
         if lm:
             a, b = lm.group(1) + lm.group(2), lm.group(3) + lm.group(4)
             for dot in (a, b):
                 if dot not in g.index or not g.is_dot[g.index[dot]]:
-                    raise IllegalMove(f"{dot} is not a dot of the board (R-B2).")
+                    raise IllegalMove(phrase("{dot} is not a dot of the board (R-B2).", dot=dot))
             return ("leg", g.index[a], g.index[b])
         raise IllegalMove(
-            f"{move.strip()!r} is not a Quincala move: type a placement like w5@c2, home, "
-            "a leg like d3-d6, end or pass."
+            phrase(
+                "{strip!r} is not a Quincala move: type a placement like w5@c2, home, a leg like d3-d6, end or "
+                "pass.", strip=move.strip()
+            )
         )
 
     def _next(self, cells: Cells, stash: Stash, phase: int, immune: Marks, gained: Marks) -> QuincalaState:
@@ -703,45 +717,56 @@ class QuincalaState(State):
             True,
         )
 
-    def _must_place_msg(self, req: list[tuple[int, int]]) -> str:
+    def _must_place_msg(self, req: list[tuple[int, int]]) -> Phrase:
         names = ", ".join(piece_name(c, s) for c, s in sorted(req, key=lambda p: (p[0] != self.mover, p[1])))
-        return (
-            f"You must first place {names}: pieces in hand and on the ledge are placed before moving (R-T2)."
-        )
+        return phrase("You must first place {pieces}: pieces in hand and on the ledge are placed before moving "
+                      "(R-T2).", pieces=names)
 
     def _place(self, colour: int, size: int, d: int, events: Events) -> QuincalaState:
         g, m = self.geo, self.mover
         p = piece_name(colour, size)
         if self.phase >= 0:
-            raise IllegalMove(f"Placing is over once the move has begun: {p} cannot be placed now (R-T1).")
+            raise IllegalMove(phrase(
+                    "Placing is over once the move has begun: {p} cannot be placed now (R-T1).", p=p
+                ))
         if not 1 <= size <= g.k:
-            raise IllegalMove(f"There is no piece {p} in the {g.k}-size game (R-C2).")
+            raise IllegalMove(phrase("There is no piece {p} in the {k}-size game (R-C2).", p=p, k=g.k))
         req = self._required()
         slot = 2 * m + (0 if colour == m else 1)
         if size not in self.stash[slot]:
-            where = "hand" if colour == m else "ledge"
+            where = Phrase(HAND if colour == m else LEDGE)
             if req:
                 raise IllegalMove(
-                    f"There is no {p} in your {where} to place; you must place "
-                    f"{', '.join(piece_name(c, s) for c, s in req)} (R-T2)."
+                    phrase(
+                        "There is no {p} in your {where} to place; you must place {pieces} (R-T2).",
+                        p=p, where=where, pieces=', '.join((piece_name(c, s) for c, s in req))
+                    )
                 )
             raise IllegalMove(
-                f"There is no {p} in your {where}: only pieces in hand, on the ledge or taken "
-                "off your home dot are placed (R-T2)."
+                phrase(
+                    "There is no {p} in your {where}: only pieces in hand, on the ledge or taken off your home "
+                    "dot are placed (R-T2).", p=p, where=where
+                )
             )
         if (colour, size) not in req:
             raise IllegalMove(
-                f"Too few empty placing dots: {p} must wait; place "
-                f"{', '.join(piece_name(c, s) for c, s in req)} first (R-T5)."
+                phrase(
+                    "Too few empty placing dots: {p} must wait; place {pieces} first (R-T5).",
+                    p=p, pieces=', '.join((piece_name(c, s) for c, s in req))
+                )
             )
         if d not in g.placing_set[m]:
             raise IllegalMove(
-                f"{g.names[d]} is not in your placing areas: pieces are placed on empty black dots "
-                f"there (R-T4)."
+                phrase(
+                    "{cell} is not in your placing areas: pieces are placed on empty black dots there (R-T4).",
+                    cell=g.names[d]
+                )
             )
         if self.cells[d]:
             raise IllegalMove(
-                f"{g.names[d]} is not empty: each piece is placed alone on an empty black dot (R-T4)."
+                phrase(
+                    "{cell} is not empty: each piece is placed alone on an empty black dot (R-T4).", cell=g.names[d]
+                )
             )
         cells = list(self.cells)
         cells[d] = 1 << (size - 1 + SH * colour)
@@ -759,12 +784,16 @@ class QuincalaState(State):
         cell = self.cells[h]
         if self.phase != PLACE:
             raise IllegalMove(
-                "Your home dot can only be cleared once, in the placing phase before the first leg (R-T3)."
+                phrase(
+                    "Your home dot can only be cleared once, in the placing phase before the first leg (R-T3)."
+                )
             )
         if not cell:
-            raise IllegalMove(f"Your home dot {g.names[h]} is empty: there is nothing to take off (R-T3).")
+            raise IllegalMove(phrase(
+                    "Your home dot {cell} is empty: there is nothing to take off (R-T3).", cell=g.names[h]
+                ))
         if not self._home_allowed():
-            raise IllegalMove("Too few empty placing dots to place every piece of your home dot (R-T5).")
+            raise IllegalMove(phrase("Too few empty placing dots to place every piece of your home dot (R-T5)."))
         stash = list(self.stash)
         for colour in (0, 1):
             sizes = _BITS[(cell >> (SH * colour)) & LOW]
@@ -783,7 +812,9 @@ class QuincalaState(State):
         if self.phase >= 0:
             if a != self.phase:
                 raise IllegalMove(
-                    f"The move goes on from {g.names[self.phase]}: the next leg starts there (R-M6)."
+                    phrase(
+                        "The move goes on from {cell}: the next leg starts there (R-M6).", cell=g.names[self.phase]
+                    )
                 )
             lifted = self._continuation_lift()
         else:
@@ -791,14 +822,18 @@ class QuincalaState(State):
             if req:
                 raise IllegalMove(self._must_place_msg(req))
             if g.is_white[a]:
-                raise IllegalMove(f"{g.names[a]} is a white dot: the first leg starts on a black dot (R-M1).")
+                raise IllegalMove(phrase(
+                        "{cell} is a white dot: the first leg starts on a black dot (R-M1).", cell=g.names[a]
+                    ))
             c = cells[a]
             if not c:
-                raise IllegalMove(f"There is no piece on {g.names[a]} to lift (R-M1).")
+                raise IllegalMove(phrase("There is no piece on {cell} to lift (R-M1).", cell=g.names[a]))
             if (c >> (SH * (1 - m))) & LOW:
                 raise IllegalMove(
-                    f"{g.names[a]} holds {SEAT_NAMES[1 - m]}'s pieces: the first leg lifts a tower "
-                    "of your own colour only (R-M1)."
+                    phrase(
+                        "{cell} holds {seat}'s pieces: the first leg lifts a tower of your own colour only "
+                        "(R-M1).", cell=g.names[a], seat=Phrase(SEAT_NAMES[1 - m])
+                    )
                 )
             lifted = (c >> (SH * m)) & LOW
         line = g.lines[a].get(b)  # (steps, dots passed over) when b lies straight ahead of a
@@ -811,14 +846,19 @@ class QuincalaState(State):
         if g.is_white[b]:
             if WHITE_DOT_LANDING == "forbidden":
                 raise IllegalMove(
-                    f"{g.leg_name[a][b]} ends on the white dot {g.names[b]}, where legs may not end (R-M5)."
+                    phrase(
+                        "{leg} ends on the white dot {cell}, where legs may not end (R-M5).",
+                        leg=g.leg_name[a][b], cell=g.names[b]
+                    )
                 )
             dup = (c | c >> SH) & lifted
             if dup:
                 s = _BITS[dup][0]
                 raise IllegalMove(
-                    f"{g.leg_name[a][b]} cannot land on the white dot {g.names[b]}: it already holds a "
-                    f"size-{s} piece and white dots do not knock (R-M5)."
+                    phrase(
+                        "{leg} cannot land on the white dot {cell}: it already holds a size-{s} piece and white "
+                        "dots do not knock (R-M5).", leg=g.leg_name[a][b], cell=g.names[b], s=s
+                    )
                 )
         elif self.immune:
             imm = self._imm_masks().get(b, 0) & lifted & ((c | c >> SH) & LOW)
@@ -826,8 +866,10 @@ class QuincalaState(State):
                 s = _BITS[imm][0]
                 colour = 0 if c >> (s - 1) & 1 else 1
                 raise IllegalMove(
-                    f"{g.leg_name[a][b]} would knock the immune {piece_name(colour, s)} on {g.names[b]}, "
-                    "which cannot be knocked this turn (R-M4)."
+                    phrase(
+                        "{leg} would knock the immune {piece} on {cell}, which cannot be knocked this turn "
+                        "(R-M4).", leg=g.leg_name[a][b], piece=piece_name(colour, s), cell=g.names[b]
+                    )
                 )
         return lifted
 
@@ -839,24 +881,29 @@ class QuincalaState(State):
         bx, by = b % g.width, b // g.width
         dx, dy = bx - ax, by - ay
         if a == b or (dx and dy and abs(dx) != abs(dy)):
-            raise IllegalMove(f"{text} is not a straight line along a rank, file or diagonal (R-M2).")
+            raise IllegalMove(phrase(
+                    "{text} is not a straight line along a rank, file or diagonal (R-M2).", text=text
+                ))
         steps = max(abs(dx), abs(dy))
         n = _POP[lifted]
         if steps > n:
             raise IllegalMove(
-                f"{text} is {steps} steps but only {n} piece{'s' * (n > 1)} "
-                f"{'are' if n > 1 else 'is'} moving (R-M2)."
+                phrase("{text} is {steps} steps but only {n} pieces are moving (R-M2).", text=text, steps=steps, n=n)
+                if n > 1 else phrase("{text} is {steps} steps but only 1 piece is moving (R-M2).", text=text,
+                                     steps=steps)
             )
         sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
         for i in range(1, steps):
             d = (ay + sy * i) * g.width + ax + sx * i
             if not g.is_dot[d]:
-                raise IllegalMove(f"{text} leaves the playing area (R-M2).")
+                raise IllegalMove(phrase("{text} leaves the playing area (R-M2).", text=text))
             if cells[d]:
-                plural = "s" * (_POP[cells[d] & LOW] + _POP[cells[d] >> SH] > 1)
+                several = _POP[cells[d] & LOW] + _POP[cells[d] >> SH] > 1
                 raise IllegalMove(
-                    f"{text} is blocked by the piece{plural} on {g.names[d]}: "
-                    "a leg cannot jump over pieces (R-M2)."
+                    phrase("{text} is blocked by the pieces on {cell}: a leg cannot jump over pieces (R-M2).",
+                           text=text, cell=g.names[d]) if several else
+                    phrase("{text} is blocked by the piece on {cell}: a leg cannot jump over pieces (R-M2).",
+                           text=text, cell=g.names[d])
                 )
         raise AssertionError(f"{text} is a valid path for {lifted}")  # Geometry.lines disagrees
 
@@ -944,10 +991,12 @@ class QuincalaState(State):
     def _end(self, events: Events) -> QuincalaState:
         if self.phase < 0:
             raise IllegalMove(
-                "There is no move to end: end stops a move after a leg, while it could go on (R-M7)."
+                phrase(
+                    "There is no move to end: end stops a move after a leg, while it could go on (R-M7)."
+                )
             )
         if not CONTINUE_OPTIONAL and self._targets([(self.phase, self._continuation_lift())]):
-            raise IllegalMove("The move must go on while a further leg is possible (R-M7).")
+            raise IllegalMove(phrase("The move must go on while a further leg is possible (R-M7)."))
         if events is not None:
             events.append(Event("end", "", self.geo.names[self.phase], ""))
         return self._finish_move(events)
@@ -1030,13 +1079,15 @@ class QuincalaState(State):
 
     def _pass(self, events: Events) -> QuincalaState:
         if self.phase >= 0:
-            raise IllegalMove("You cannot pass in the middle of a move: play a leg or end (R-M9).")
+            raise IllegalMove(phrase("You cannot pass in the middle of a move: play a leg or end (R-M9)."))
         req = self._required()
         if req:
             raise IllegalMove(self._must_place_msg(req))
         if self._has_first_leg():
             raise IllegalMove(
-                "You have a legal first leg, so you must move: passing is only allowed without one (R-M9)."
+                phrase(
+                    "You have a legal first leg, so you must move: passing is only allowed without one (R-M9)."
+                )
             )
         if events is not None:
             events.append(Event("pass", "", "", ""))
@@ -1160,11 +1211,11 @@ class QuincalaState(State):
         return best
 
     # --- extras ---------------------------------------------------------------------------------------
-    def describe(self, move: str) -> str:
+    def describe_phrase(self, move: str) -> Phrase:
         try:
             nxt, events = self.play_traced(move)
         except IllegalMove:
-            return ""
+            return NOTHING
         return _describe_events(self, nxt, events)
 
     def canonical(self, move: str) -> str:
@@ -1175,24 +1226,20 @@ class QuincalaState(State):
         self._played = (canon, after)
         return canon
 
-    def pending(self) -> str:
+    def pending_phrase(self) -> Phrase:
         if self.result is not None or self.phase >= 0:
-            return ""
+            return NOTHING
         req = self._required()
         if req:
             ordered = sorted(req, key=lambda p: (p[0] != self.mover, p[1]))
-            return (
-                f"place {', '.join(piece_name(c, s) for c, s in ordered)} "
-                "(pieces in hand and on the ledge must be placed first)"
-            )
+            return phrase("place {pieces} (pieces in hand and on the ledge must be placed first)",
+                          pieces=", ".join(piece_name(c, s) for c, s in ordered))
         if self.phase == PLACED or self.started:
             if self._has_first_leg():
-                return (
-                    "now move: lift a tower of your own colour from a black dot (e.g. "
-                    f"{next(m for m in self.legal_moves() if '-' in m)})"
-                )
-            return "no first leg is possible: pass"
-        return ""
+                return phrase("now move: lift a tower of your own colour from a black dot (e.g. {move})",
+                              move=next(m for m in self.legal_moves() if "-" in m))
+            return phrase("no first leg is possible: pass")
+        return NOTHING
 
     def turn_record(self, moves: list[str]) -> str:
         """§7 notation: placements, then ``;`` and the legs chained (``w5@c2 ; d3-d6-b6``)."""
@@ -1211,7 +1258,7 @@ class QuincalaState(State):
         return Outcome("complete_tower", winners, ranks, {"winner": self.result, "owner": COLOURS.index(owner)},
                        {"dot": dot, "dot_role": role})
 
-    def text_board(self) -> str:
+    def text_board_phrase(self) -> Phrase:
         """§6 text fallback: one cell per dot, ``w134`` = White's 1, 3, 4; ``w2b5`` mixed; ``[WH]`` empty white."""
         g = self.geo
         roles = self.white_dot_roles()
@@ -1222,23 +1269,28 @@ class QuincalaState(State):
                 t = f"[{t if t != '.' else roles[g.names[d]]}]"
             cells[d] = t
         w = max(5, max(len(t) for t in cells.values()) + 1)
-        lines = ["     " + "".join(f"{f:<{w}}" for f in g.data.files).rstrip()]
+        lines: list[Phrase | str] = ["     " + "".join(f"{f:<{w}}" for f in g.data.files).rstrip()]
         for y in range(g.height - 1, -1, -1):
             row = "".join(f"{cells[y * g.width + x]:<{w}}" for x in range(g.width))
             lines.append(f"{y + 1:>3}  " + row.rstrip())
         for seat in (1, 0):
-            lines.append(
-                f"{SEAT_NAMES[seat]}: hand {' '.join(self.hand(seat)) or '-'} · "
-                f"ledge {' '.join(self.ledge(seat)) or '-'}"
-            )
+            lines.append(phrase("{seat}: hand {hand} · ledge {ledge}", seat=Phrase(SEAT_NAMES[seat]),
+                                hand=" ".join(self.hand(seat)) or "-", ledge=" ".join(self.ledge(seat)) or "-"))
         if self.immune:
-            lines.append("immune: " + ", ".join(f"{d}:{s}" for d, s in self.immune_pieces()))
+            lines.append(phrase("immune: {pieces}", pieces=", ".join(f"{d}:{s}" for d, s in self.immune_pieces())))
         outcome = self.outcome()
         if outcome is None:
-            lines.append(f"{SEAT_NAMES[self.mover]} to move ({self.phase_name})")
+            lines.append(phrase("{seat} to move ({phase})", seat=Phrase(SEAT_NAMES[self.mover]),
+                                phase=self._phase_phrase()))
         else:
-            lines.append(outcome_text(GAME, outcome, SEAT_NAMES))
-        return "\n".join(lines)
+            lines.append(outcome_phrase(GAME, outcome, SEAT_NAMES))
+        return joined(lines, "\n")
+
+    def _phase_phrase(self) -> Phrase:
+        """``phase_name`` as words: place, placed, leg@d6."""
+        ph = self.phase
+        return phrase("place") if ph == PLACE else phrase("placed") if ph == PLACED \
+            else phrase("leg@{dot}", dot=self.geo.names[ph])
 
     def __repr__(self) -> str:
         return f"QuincalaState({self.encode()!r})"
@@ -1254,38 +1306,45 @@ class QuincalaState(State):
         return hash(self.encode())
 
 
-def _tray_words(where: str) -> str:
+def _tray_words(where: str) -> Phrase:
     kind, colour = where.split(":")
-    return f"{SEAT_NAMES[COLOURS.index(colour)]}'s {kind}"
+    return phrase("{seat}'s {tray}", seat=Phrase(SEAT_NAMES[COLOURS.index(colour)]), tray=Phrase(TRAYS[kind]))
 
 
-def _describe_events(before: QuincalaState, after: QuincalaState, events: list[Event]) -> str:
-    parts = []
-    for e in events:
-        if e.kind == "place":
-            parts.append(f"place {e.piece} from your {e.frm.split(':')[0]} on {e.to}")
-        elif e.kind == "home":
-            n = len(re.findall(r"[wb][0-9]", e.piece))
-            parts.append(f"take the {n} piece{'s' * (n > 1)} off your home dot {e.frm} to place them")
-        elif e.kind == "leg":
-            parts.append(f"{e.piece} {e.frm}→{e.to}")
-        elif e.kind in ("knock", "release"):
-            to = e.to if ":" not in e.to else _tray_words(e.to)
-            parts.append(f"{'knocks' if e.kind == 'knock' else 'releases'} {e.piece} → {to}")
-        elif e.kind == "win":
-            parts.append(f"{e.piece} WINS on {e.frm}")
-        elif e.kind == "pass":
-            parts.append("no first leg: pass the turn")
-        elif e.kind == "end":
-            parts.append(f"stop on {e.frm}")
+def _event_phrase(e: Event) -> Phrase | None:
+    """One event of a move in words (None for an event a description leaves out)."""
+    if e.kind == "place":
+        return phrase("place {piece} from your {tray} on {dot}", piece=e.piece, tray=Phrase(TRAYS[e.frm.split(":")[0]]),
+                      dot=e.to)
+    if e.kind == "home":
+        n = len(re.findall(r"[wb][0-9]", e.piece))
+        return phrase("take the {n} pieces off your home dot {dot} to place them", n=n, dot=e.frm) if n > 1 \
+            else phrase("take the 1 piece off your home dot {dot} to place them", dot=e.frm)
+    if e.kind == "leg":
+        return Phrase("{piece} {from_}→{to}", {"piece": e.piece, "from_": e.frm, "to": e.to})
+    if e.kind in ("knock", "release"):
+        to: Phrase | str = e.to if ":" not in e.to else _tray_words(e.to)
+        return phrase("knocks {piece} → {to}", piece=e.piece, to=to) if e.kind == "knock" \
+            else phrase("releases {piece} → {to}", piece=e.piece, to=to)
+    if e.kind == "win":
+        return phrase("{seat} WINS on {dot}", seat=Phrase(e.piece), dot=e.frm)
+    if e.kind == "pass":
+        return phrase("no first leg: pass the turn")
+    if e.kind == "end":
+        return phrase("stop on {dot}", dot=e.frm)
+    return None
+
+
+def _describe_events(before: QuincalaState, after: QuincalaState, events: list[Event]) -> Phrase:
+    parts = [p for p in map(_event_phrase, events) if p is not None]
     if after.result is None:
         if after.phase >= 0 and after.mover == before.mover:
-            parts.append("ends the turn here (type on to go further)")
+            parts.append(phrase("ends the turn here (type on to go further)"))
         elif after.mover != before.mover and events and events[-1].kind not in ("pass",):
-            parts.append("turn ends")
+            parts.append(phrase("turn ends"))
     elif after.result == 2:
-        parts.append("draw")
-    return ", ".join(parts)
+        parts.append(phrase("draw"))
+    return joined(parts)
 
 
 def turn_notation(moves: Sequence[str]) -> str:
@@ -1593,7 +1652,7 @@ class QuincalaGame(Game):
             out.append(token)
         return out
 
-    def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
+    def suggestion_phrases(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, Phrase]]:
         """The next atomic steps after what was typed: complete moves replayed, the partial one filtered."""
         assert isinstance(state, QuincalaState)
         text = _DASHES.sub("-", typed.lower())
@@ -1622,14 +1681,12 @@ class QuincalaGame(Game):
             return []
         if st.is_over or st.to_move != state.to_move:
             return []
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, Phrase]] = []
 
         def add(value: str, step: str, st_: QuincalaState) -> None:
             if len(out) >= limit or len(value) > 100:
                 return
-            note = st_.describe(step)
-            label = f"{value} — {note}" if note else value
-            out.append((value, label if len(label) <= 100 else label[:99] + "…"))
+            out.append((value, labelled(value, st_.describe_phrase(step))))
 
         if chain_prefix:
             for mv in st.legal_moves():

@@ -14,7 +14,22 @@ from __future__ import annotations
 import random
 import re
 
-from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
+from engines.base import (
+    NOTHING,
+    Game,
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    Phrase,
+    State,
+    joined,
+    labelled,
+    mark,
+    mark_in,
+    outcome_phrase,
+    phrase,
+    rank_seats,
+)
 
 # --------------------------------------------------------------------------------------------------------
 # Geometry (spec A.3)
@@ -88,9 +103,16 @@ for _a in range(N_CELLS):
 
 COLOURS = "ROYGBPW"
 COLOUR_NAMES = {
-    "R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "P": "purple", "W": "white",
+    "R": mark("red"), "O": mark("orange"), "Y": mark("yellow"), "G": mark("green"), "B": mark("blue"),
+    "P": mark("purple"), "W": mark("white"),
 }
 _NAMES = tuple(COLOUR_NAMES[c] for c in COLOURS)
+# A colour's letter on the text board, in the reader's language (the letter of the position code in English).
+LETTER = "Tintas colour letter"
+_LETTERS = (mark_in("Tintas colour letter", "R"), mark_in("Tintas colour letter", "O"),
+            mark_in("Tintas colour letter", "Y"), mark_in("Tintas colour letter", "G"),
+            mark_in("Tintas colour letter", "B"), mark_in("Tintas colour letter", "P"),
+            mark_in("Tintas colour letter", "W"))
 EMPTY = 7
 _EMPTY_BYTE = bytes([EMPTY])
 _ENCODE_TABLE = bytes.maketrans(bytes(range(8)), (COLOURS + ".").encode())
@@ -244,7 +266,7 @@ class TintasState(State):
 
     def play(self, move: str) -> TintasState:
         if self._over:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(phrase("The game is over."))
         target = _MOVE_INDEX.get(move)
         if target is None:
             text = move.strip().lower() if isinstance(move, str) else ""
@@ -255,8 +277,10 @@ class TintasState(State):
                 d = DIRECTION_INDEX.get(text)
                 if d is None:
                     raise IllegalMove(
-                        f"{move!r} is not a cell or a move: type a cell A1…I2 such as E4, a direction "
-                        "(n ne se s sw nw) or end."
+                        phrase(
+                            "{move!r} is not a cell or a move: type a cell A1…I2 such as E4, a direction (n ne "
+                            "se s sw nw) or end.", move=move
+                        )
                     )
                 target = self._resolve_direction(d)
         self._check(target)
@@ -277,8 +301,10 @@ class TintasState(State):
     def _play_end(self) -> TintasState:
         if self._chain == NO_CHAIN:
             raise IllegalMove(
-                "end is only possible while continuing a turn: after collecting a piece, with another piece "
-                "of that colour in line (T5)."
+                phrase(
+                    "end is only possible while continuing a turn: after collecting a piece, with another "
+                    "piece of that colour in line (T5)."
+                )
             )
         return TintasState(self._board, self._hold, self._pawn, 1 - self._side, NO_CHAIN)
 
@@ -286,16 +312,20 @@ class TintasState(State):
         name = DIRECTION_NAMES[d]
         if self._pawn == NO_PAWN:
             raise IllegalMove(
-                f"The first move places the pawn on any cell (T3), so there is no direction to slide {name} "
-                "yet."
+                phrase(
+                    "The first move places the pawn on any cell (T3), so there is no direction to slide {name} "
+                    "yet.", name=name
+                )
             )
         board = self._board
         for j in RAYS[self._pawn][d]:
             if board[j] != EMPTY:
                 return j
         raise IllegalMove(
-            f"No piece lies {name} of the pawn on {LABELS[self._pawn]} "
-            "(T4: a direction without a piece cannot be used)."
+            phrase(
+                "No piece lies {name} of the pawn on {cell} (T4: a direction without a piece cannot be used).",
+                name=name, cell=LABELS[self._pawn]
+            )
         )
 
     def _check(self, target: int) -> None:
@@ -305,32 +335,43 @@ class TintasState(State):
         colour = board[target]
         if pawn == NO_PAWN:  # T3
             if colour == EMPTY:  # cannot happen in a real first turn (the board is full)
-                raise IllegalMove(f"{label} is empty: the first move places the pawn on a piece (T3).")
+                raise IllegalMove(phrase(
+                        "{label} is empty: the first move places the pawn on a piece (T3).", label=label
+                    ))
             return
         chain = self._chain
         if chain == NO_CHAIN and not _first_pieces(board, pawn):  # T6
             if colour == EMPTY:
-                raise IllegalMove(f"{label} is empty: with no piece in line, the pawn jumps to a piece (T6).")
+                raise IllegalMove(phrase(
+                        "{label} is empty: with no piece in line, the pawn jumps to a piece (T6).", label=label
+                    ))
             return
         if target == pawn:
-            raise IllegalMove(f"The pawn is already on {label}: it must slide to a piece (T4).")
+            raise IllegalMove(phrase("The pawn is already on {label}: it must slide to a piece (T4).", label=label))
         if colour == EMPTY:
-            raise IllegalMove(f"{label} is empty: the pawn must stop on a piece (T4).")
+            raise IllegalMove(phrase("{label} is empty: the pawn must stop on a piece (T4).", label=label))
         line = LINE[pawn * N_CELLS + target]
         if line is None:
             raise IllegalMove(
-                f"{label} is not in line with the pawn on {LABELS[pawn]} "
-                "(T4: the pawn slides straight to the first piece)."
+                phrase(
+                    "{label} is not in line with the pawn on {cell} (T4: the pawn slides straight to the first "
+                    "piece).", label=label, cell=LABELS[pawn]
+                )
             )
         d, k = line
         for j in RAYS[pawn][d][:k]:
             if board[j] != EMPTY:
                 raise IllegalMove(
-                    f"{label} is behind {LABELS[j]} as seen from the pawn on {LABELS[pawn]} "
-                    "(T4: the pawn stops at the first piece in a direction)."
+                    phrase(
+                        "{label} is behind {cell} as seen from the pawn on {cell2} (T4: the pawn stops at the "
+                        "first piece in a direction).", label=label, cell=LABELS[j], cell2=LABELS[pawn]
+                    )
                 )
         if chain != NO_CHAIN and colour != chain:
-            raise IllegalMove(f"{label} is {_NAMES[colour]} but this turn collects {_NAMES[chain]} (T5).")
+            raise IllegalMove(phrase(
+                    "{label} is {colour} but this turn collects {chain} (T5).",
+                    label=label, colour=Phrase(_NAMES[colour]), chain=Phrase(_NAMES[chain])
+                ))
 
     def _apply(self, target: int) -> TintasState:
         """Collect the piece on ``target`` (already checked legal) and return the next state."""
@@ -391,42 +432,44 @@ class TintasState(State):
         """The 49 cells in label order: colour letters and '.' (field 1 of the position code)."""
         return self._board.translate(_ENCODE_TABLE).decode("ascii")
 
-    def describe(self, move: str) -> str:
+    def describe_phrase(self, move: str) -> Phrase:
         try:
             after = self.play(move)
         except IllegalMove:
-            return ""
+            return NOTHING
         if move.strip().lower() == END:
-            return "ends the turn"
-        target = after._pawn
-        name = _NAMES[self._board[target]]
-        jump = self.must_jump
-        text = f"{'jump: ' if jump else ''}takes {name}"
+            return phrase("ends the turn")
+        name = Phrase(_NAMES[self._board[after._pawn]])
+        take = phrase("jump: takes {colour}", colour=name) if self.must_jump else phrase("takes {colour}", colour=name)
         if after._over:
-            return f"{text}, wins the game"
+            return joined([take, phrase("wins the game")])
         if after.continuing:
-            return f"{text}, may continue"
-        return f"{text}, turn ends"
+            return joined([take, phrase("may continue")])
+        return joined([take, phrase("turn ends")])
 
     def turn_record(self, moves: list[str]) -> str:
+        return str(self.turn_record_phrase(moves))
+
+    def turn_record_phrase(self, moves: list[str]) -> Phrase:
         """A.7 game record: ``E4 (G)`` for the placement, ``F5-H4-C3-E2 (3×G)``, ``F4*B3 (P)`` for a jump."""
         cells = [m for m in moves if m != END]
         if not cells:
-            return END
+            return Phrase(END)
         colour = self.cell(cells[0]) if cells[0].upper() in INDEX else None
         if colour is None:
-            raise IllegalMove(f"{cells[0]} holds no piece, so no turn starts by collecting it.")
+            raise IllegalMove(phrase("{cells} holds no piece, so no turn starts by collecting it.", cells=cells[0]))
         taken = f"{len(cells)}×{colour}" if len(cells) > 1 else colour
-        what = f"collected {len(cells)} {COLOUR_NAMES[colour]}" if len(cells) > 1 else \
-            f"collected {COLOUR_NAMES[colour]}"
+        name = Phrase(COLOUR_NAMES[colour])
+        what = phrase("collected {n} {colour}", n=len(cells), colour=name) if len(cells) > 1 else \
+            phrase("collected {colour}", colour=name)
         if self._pawn == NO_PAWN:
             path = cells[0]
         elif self.must_jump:
             path = f"{LABELS[self._pawn]}*{cells[0]}"
-            what = f"jumped, {what}"
+            what = joined([phrase("jumped"), what])
         else:
             path = "-".join([LABELS[self._pawn], *cells])
-        return f"{path} ({taken}) — {what}"
+        return Phrase("{path} ({taken}) — {what}", {"path": path, "taken": taken, "what": what})
 
     def outcome(self) -> Outcome | None:
         if not self._over:
@@ -446,33 +489,46 @@ class TintasState(State):
                            {"count": len(many), "colours": ", ".join(many)})
         return Outcome("empty_board", winners, ranks, {"winner": w})  # the open case of a decoded position
 
-    def text_board(self) -> str:
+    def text_board_phrase(self) -> Phrase:
+        """The board as cells ``E4:G`` (a colour's letter, ``*`` the pawn), the holdings and who is to move; the
+        letters in the reader's language, with a legend."""
         width = 5 * 8 + 4
         lines = [[" "] * width for _ in range(15)]
+        cells: dict[str, object] = {}
         for n, label in enumerate(LABELS):
             i = COLUMNS.index(label[0])
             y2 = COLUMN_BOTTOM[i] + 2 * (int(label[1:]) - 1)
             c = self._board[n]
-            ch = "*" if n == self._pawn else ("." if c == EMPTY else COLOURS[c])
+            cells[label] = "*" if n == self._pawn else ("." if c == EMPTY else self._letter(c))
             x = 5 * i
-            lines[14 - y2][x:x + 4] = f"{label}:{ch}"
-        out = ["".join(row).rstrip() for row in lines]
+            lines[14 - y2][x:x + 4] = [f"{label}:{{{label}}}", "", "", ""]    # 4 characters once composed
+        board = Phrase("\n".join("".join(row).rstrip() for row in lines), cells)
+        out: list[Phrase | str] = [board, joined([Phrase("{letter} = {colour}", {"letter": self._letter(c),
+                                                                                  "colour": Phrase(_NAMES[c])})
+                                                  for c in range(7)])]
         for seat in (0, 1):
             h = self._hold[seat]
-            counts = " ".join(f"{COLOURS[c]}{h[c]}" for c in range(7))
-            out.append(f"Player {seat + 1}: {counts}  (colours with 4+: {self.scores[seat]})")
+            counts = joined([Phrase("{letter}{n}", {"letter": self._letter(c), "n": h[c]}) for c in range(7)], " ")
+            out.append(phrase("{seat}: {counts}  (colours with 4+: {score})", seat=Phrase(GAME.seat_names(2)[seat]),
+                              counts=counts, score=self.scores[seat]))
         outcome = self.outcome()
+        mover = Phrase(GAME.seat_names(2)[self._side])
         if outcome is not None:
-            out.append("Game over. " + outcome_text(GAME, outcome, GAME.seat_names(2)))
+            out.append(phrase("Game over. {result}", result=outcome_phrase(GAME, outcome, GAME.seat_names(2))))
         elif self._chain != NO_CHAIN:
-            out.append(f"Player {self._side + 1} to move, continuing {_NAMES[self._chain]} (or end)")
+            out.append(phrase("{seat} to move, continuing {colour} (or end)", seat=mover,
+                              colour=Phrase(_NAMES[self._chain])))
         elif self._pawn == NO_PAWN:
-            out.append(f"Player {self._side + 1} to move: place the pawn on any cell")
+            out.append(phrase("{seat} to move: place the pawn on any cell", seat=mover))
         elif self.must_jump:
-            out.append(f"Player {self._side + 1} to move: no piece in line, jump to any piece")
+            out.append(phrase("{seat} to move: no piece in line, jump to any piece", seat=mover))
         else:
-            out.append(f"Player {self._side + 1} to move")
-        return "\n".join(out)
+            out.append(phrase("{seat} to move", seat=mover))
+        return joined(out, "\n")
+
+    @staticmethod
+    def _letter(colour: int) -> Phrase:
+        return Phrase(_LETTERS[colour], context=LETTER)
 
     def __repr__(self) -> str:
         return f"TintasState({self.encode()!r})"
@@ -665,7 +721,7 @@ class TintasGame(Game):
             out.append(LABELS[_MOVE_INDEX[low]] if low in _MOVE_INDEX else low)
         return out
 
-    def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
+    def suggestion_phrases(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, Phrase]]:
         if not isinstance(state, TintasState) or state.is_over or limit <= 0:
             return []
         text = typed.lstrip()
@@ -718,25 +774,25 @@ class TintasGame(Game):
         return self._label(state, results)
 
     @staticmethod
-    def _label(state: TintasState, results) -> list[tuple[str, str]]:
+    def _label(state: TintasState, results) -> list[tuple[str, Phrase]]:
         out = []
         jump = state.must_jump
         for seq, s in sorted(results, key=lambda item: item[0]):
             value = " ".join(LABELS[n] for n in seq)
-            name = _NAMES[state._board[seq[0]]]
+            name = Phrase(_NAMES[state._board[seq[0]]])
             if jump:
-                note = f"jump: takes {name}"
+                note = phrase("jump: takes {colour}", colour=name)
             elif len(seq) == 1:
-                note = f"takes {name}"
+                note = phrase("takes {colour}", colour=name)
             else:
-                note = f"{len(seq)}× {name}"
+                note = Phrase("{n}× {colour}", {"n": len(seq), "colour": name})
             if s._over:
-                note += ", wins the game" if s.winners == (state._side,) else ", game over"
+                then = phrase("wins the game") if s.winners == (state._side,) else phrase("game over")
             elif s._side == state._side and s._chain != NO_CHAIN:
-                note += ", may continue"
+                then = phrase("may continue")
             else:
-                note += ", turn ends"
-            out.append((value, f"{value} — {note}"))
+                then = phrase("turn ends")
+            out.append((value, labelled(value, joined([note, then]))))
         return out
 
 

@@ -168,9 +168,9 @@ class Poster:
         if event == "start":
             text = wording.start_text(match, mention)
         elif event == "turn":
-            text = wording.played_text(match, int(p["seat"]), str(p["record"]), mention)
+            text = wording.played_text(match, int(p["seat"]), wording.payload_words(p, "record"), mention)
             if current:
-                text += "\n" + wording.to_move_text(match, mention, pending=str(p.get("pending", "")))
+                text += "\n" + wording.to_move_text(match, mention, pending=wording.payload_words(p, "pending"))
         elif event == "takeback":
             asker = match.participant(int(p["by"]))
             text = wording.takeback_board_text(asker.name if asker else "?", int(p["undone"]))
