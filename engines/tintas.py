@@ -458,7 +458,8 @@ class TintasState(State):
         colour = self.cell(cells[0]) if cells[0].upper() in INDEX else None
         if colour is None:
             raise IllegalMove(phrase("{cells} holds no piece, so no turn starts by collecting it.", cells=cells[0]))
-        taken = f"{len(cells)}×{colour}" if len(cells) > 1 else colour
+        letter = self._letter(COLOURS.index(colour))
+        taken = Phrase("{n}×{letter}", {"n": len(cells), "letter": letter}) if len(cells) > 1 else letter
         name = Phrase(COLOUR_NAMES[colour])
         what = phrase("collected {n} {colour}", n=len(cells), colour=name) if len(cells) > 1 else \
             phrase("collected {colour}", colour=name)
