@@ -322,7 +322,7 @@ def parse(text: str) -> GameRecord:
         try:
             moves, after = play_turn(state, seat, tokens)
         except BadMove as exc:
-            raise BadInput(T(wording.RECORD_ILLEGAL_TURN, line=at, turn=number, reason=str(exc))) from None
+            raise BadInput(T(wording.RECORD_ILLEGAL_TURN, line=at, turn=number, reason=exc.message)) from None
         state = after[-1]
         if state.encode() != code:
             raise BadInput(T(wording.RECORD_CODE_MISMATCH, line=at, turn=number))

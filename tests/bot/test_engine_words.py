@@ -13,14 +13,16 @@ import pytest
 
 from bot import i18n
 from bot.i18n import speaking
-from bot.model import BadMove
-from bot.services.play import play_turn, without_rule_codes
+from bot.model import BadInput, BadMove
+from bot.records import parse, write
+from bot.services.play import play_turn
 from bot.wording import words
 from engines import GAMES, Game, State
 from engines.base import IllegalMove, Phrase
 from engines.steps import step_options
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, boards, make_bot, pinged, said
+from tests.bot.test_record_format import random_record
 
 GAMES_PER_SETUP = 2          # random games per game, player count and variant
 PLIES = 40                   # plies of each random game looked at
@@ -169,3 +171,16 @@ async def test_a_german_player_reads_the_autocomplete_and_a_refused_move_in_germ
         post = boards(played)[-1].text()
         assert "gesammelt" not in post and "sammelte" in post and "collected" not in post
         await fake.settle()
+
+
+def test_a_record_with_an_illegal_turn_is_refused_with_the_engines_reason_in_german():
+    text = write(random_record("tintas", 2, None, 9, max_turns=8))
+    lines = text.splitlines()
+    i = next(n for n, line in enumerate(lines) if line.startswith("1. "))
+    lines[i] = lines[i].replace(": ", ": Z9, ", 1)
+    with pytest.raises(BadInput) as refused:
+        parse("\n".join(lines))
+    with speaking("de"):
+        assert str(refused.value) == f"Zeile {i + 1} der Mitschrift (Zug 1) kann nicht gespielt werden: 'Z9' ist " \
+                                     "weder ein Feld noch ein Zug: Tippe ein Feld A1…I2 wie E4, eine Richtung " \
+                                     "(n ne se s sw nw) oder end."
