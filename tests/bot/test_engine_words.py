@@ -124,7 +124,7 @@ def test_refusals_reach_a_german_player_in_german_without_rule_codes():
     pawn = state.legal_moves()[0]
     state = state.play(pawn)
     with pytest.raises(BadMove) as refused:
-        play_turn(state, state.to_move, pawn)
+        play_turn(state, state.to_move or 0, pawn)
     with speaking("de"):
         german = str(refused.value)
     assert german == f"Die Figur steht schon auf {pawn}: Sie muss zu einem Stein ziehen."     # no '(T4)'
@@ -137,7 +137,7 @@ def test_a_refusal_after_moves_of_the_same_turn_is_german_too():
         state = state.play(rng.choice(state.legal_moves()))
     again = next(m for m in state.legal_moves() if state.play(m).pending())
     with pytest.raises(BadMove) as refused:
-        play_turn(state, state.to_move, f"{again}, Z up")
+        play_turn(state, state.to_move or 0, f"{again}, Z up")
     with speaking("de"):
         assert str(refused.value) == f"Nach {again}: „Z up“ ist kein Zug: Schreib eine Mulde und eine Richtung, " \
                                      "etwa „C cw“ oder „C ccw“."

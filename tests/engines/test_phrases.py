@@ -50,9 +50,9 @@ def test_a_phrase_composes_nested_phrases_and_translates_each_template():
 
 def test_a_letter_is_translated_in_its_own_context():
     letter = Phrase("G", context="Tintas colour letter")
-    seen = []
-    assert letter.compose(lambda context, template: seen.append((context, template)) or "Ü") == "Ü"
-    assert seen == [("Tintas colour letter", "G")] and str(letter) == "G"
+    german = {("Tintas colour letter", "G"): "Ü"}
+    assert letter.compose(lambda context, template: german.get((context, template), template)) == "Ü"
+    assert str(letter) == "G"
 
 
 def test_a_plain_english_refusal_keeps_its_braces():
