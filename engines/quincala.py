@@ -727,8 +727,8 @@ class QuincalaState(State):
         p = piece_name(colour, size)
         if self.phase >= 0:
             raise IllegalMove(phrase(
-                    "Placing is over once the move has begun: {p} cannot be placed now (R-T1).", p=p
-                ))
+                "Placing is over once the move has begun: {p} cannot be placed now (R-T1).", p=p
+            ))
         if not 1 <= size <= g.k:
             raise IllegalMove(phrase("There is no piece {p} in the {k}-size game (R-C2).", p=p, k=g.k))
         req = self._required()
@@ -790,8 +790,8 @@ class QuincalaState(State):
             )
         if not cell:
             raise IllegalMove(phrase(
-                    "Your home dot {cell} is empty: there is nothing to take off (R-T3).", cell=g.names[h]
-                ))
+                "Your home dot {cell} is empty: there is nothing to take off (R-T3).", cell=g.names[h]
+            ))
         if not self._home_allowed():
             raise IllegalMove(phrase("Too few empty placing dots to place every piece of your home dot (R-T5)."))
         stash = list(self.stash)
@@ -823,8 +823,8 @@ class QuincalaState(State):
                 raise IllegalMove(self._must_place_msg(req))
             if g.is_white[a]:
                 raise IllegalMove(phrase(
-                        "{cell} is a white dot: the first leg starts on a black dot (R-M1).", cell=g.names[a]
-                    ))
+                    "{cell} is a white dot: the first leg starts on a black dot (R-M1).", cell=g.names[a]
+                ))
             c = cells[a]
             if not c:
                 raise IllegalMove(phrase("There is no piece on {cell} to lift (R-M1).", cell=g.names[a]))
@@ -882,8 +882,8 @@ class QuincalaState(State):
         dx, dy = bx - ax, by - ay
         if a == b or (dx and dy and abs(dx) != abs(dy)):
             raise IllegalMove(phrase(
-                    "{text} is not a straight line along a rank, file or diagonal (R-M2).", text=text
-                ))
+                "{text} is not a straight line along a rank, file or diagonal (R-M2).", text=text
+            ))
         steps = max(abs(dx), abs(dy))
         n = _POP[lifted]
         if steps > n:

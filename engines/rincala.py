@@ -158,8 +158,8 @@ def parse_move(text: str) -> str:
     m = _MOVE_RE.match(text)
     if not m:
         raise IllegalMove(phrase(
-                "'{strip}' is not a move: write a hollow and a direction, like 'C cw' or 'C ccw'.", strip=text.strip()
-            ))
+            "'{strip}' is not a move: write a hollow and a direction, like 'C cw' or 'C ccw'.", strip=text.strip()
+        ))
     direction = "ccw" if m.group(2).lower() in _CCW_WORDS else "cw"
     return f"{m.group(1).upper()} {direction}"
 
@@ -250,12 +250,12 @@ class RincalaState(State):
         if sowing is None:
             if not self.board[HOLLOWS.index(canonical[0])]:
                 raise IllegalMove(phrase(
-                        "Hollow {canonical} is empty: choose a hollow that holds pieces.", canonical=canonical[0]
-                    ))
-            raise IllegalMove(phrase(
-                    "{canonical} would drop pieces into empty hollows only; a move must drop at least one "
-                    "piece onto a stack.", canonical=canonical
+                    "Hollow {canonical} is empty: choose a hollow that holds pieces.", canonical=canonical[0]
                 ))
+            raise IllegalMove(phrase(
+                "{canonical} would drop pieces into empty hollows only; a move must drop at least one "
+                "piece onto a stack.", canonical=canonical
+            ))
         return sowing
 
     def canonical(self, move: str) -> str:

@@ -427,9 +427,9 @@ class RoocalaState(State):
             m = _ROOK_RE.match(text)
             if not m:
                 raise IllegalMove(phrase(
-                        "'{strip}' is not a Roocala move: type e.g. {move_forms} (§7).",
-                        strip=move.strip(), move_forms=_MOVE_FORMS
-                    ))
+                    "'{strip}' is not a Roocala move: type e.g. {move_forms} (§7).",
+                    strip=move.strip(), move_forms=_MOVE_FORMS
+                ))
             canon = self._read_rook(m.group(1), m.group(3))
         if canon not in legal:  # (every refusal above names its rule)
             raise IllegalMove(phrase("{canon} is not a legal move in this position.", canon=canon))
@@ -448,19 +448,19 @@ class RoocalaState(State):
         rule = "R-H1" if hybrid else "R-S1"
         if g.owner[frm] == 1 - me:
             raise IllegalMove(phrase(
-                    "{frm_name} is {seat}'s cell, and nobody sows from the opponent's cells ({rule}).",
-                    frm_name=frm_name, seat=Phrase(SEATS[1 - me]), rule=rule
-                ))
+                "{frm_name} is {seat}'s cell, and nobody sows from the opponent's cells ({rule}).",
+                frm_name=frm_name, seat=Phrase(SEATS[1 - me]), rule=rule
+            ))
         if not self._b[frm]:
             hint = phrase("; your Rook there moves as R{cell}-…", cell=frm_name) if self._r[frm] == me else NOTHING
             raise IllegalMove(phrase(
-                    "{frm_name} holds no checkers to sow ({rule}){hint}.", frm_name=frm_name, rule=rule, hint=hint
-                ))
+                "{frm_name} holds no checkers to sow ({rule}){hint}.", frm_name=frm_name, rule=rule, hint=hint
+            ))
         if hybrid and self._r[frm] != me:
             raise IllegalMove(phrase(
-                    "A hybrid move needs one of your Rooks on {frm_name}, together with the checkers (R-H1).",
-                    frm_name=frm_name
-                ))
+                "A hybrid move needs one of your Rooks on {frm_name}, together with the checkers (R-H1).",
+                frm_name=frm_name
+            ))
         dirs = g.sow_dirs[me][frm]
         suffix = "+R" if hybrid else ""
         if first is not None:
@@ -471,30 +471,30 @@ class RoocalaState(State):
                     ccw = phrase(" Sowing along the edge, the first checker goes to {cell}.",
                                  cell=g.sow_str[frm][EDGE][-2:]) if EDGE in dirs else NOTHING
                     raise IllegalMove(phrase(
-                            "{first} is an edge cell: a line from the edge cell {frm_name} must start into the "
-                            "inner area (R-S3).{ccw}", first=first, frm_name=frm_name, ccw=ccw
-                        ))
+                        "{first} is an edge cell: a line from the edge cell {frm_name} must start into the "
+                        "inner area (R-S3).{ccw}", first=first, frm_name=frm_name, ccw=ccw
+                    ))
                 options = ", ".join(g.sow_str[frm][d] + suffix for d in dirs)
                 raise IllegalMove(phrase(
-                        "{first} does not receive the first checker of any sowing from {frm_name} (R-S3): name "
-                        "the first cell, one of {options}.", first=first, frm_name=frm_name, options=options
-                    ))
+                    "{first} does not receive the first checker of any sowing from {frm_name} (R-S3): name "
+                    "the first cell, one of {options}.", first=first, frm_name=frm_name, options=options
+                ))
         elif word is not None:
             d = g.dir_index.get(word)
             if d is None:
                 raise IllegalMove(phrase(
-                        "'{word}' is not a direction on the {variant} board: use {join} (§7).",
-                        word=word, variant=Phrase(BOARD_WORDS[g.variant]), join=', '.join(g.dir_names)
-                    ))
+                    "'{word}' is not a direction on the {variant} board: use {join} (§7).",
+                    word=word, variant=Phrase(BOARD_WORDS[g.variant]), join=', '.join(g.dir_names)
+                ))
             if g.step[frm][d] < 0:
                 raise IllegalMove(phrase(
-                        "There is no cell {word} of {frm_name} (R-S3).", word=word, frm_name=frm_name
-                    ))
+                    "There is no cell {word} of {frm_name} (R-S3).", word=word, frm_name=frm_name
+                ))
             if d not in dirs:
                 raise IllegalMove(phrase(
-                        "A line from the edge cell {frm_name} must start into the inner area, and {word} leads "
-                        "to the edge cell {cell} (R-S3).", frm_name=frm_name, word=word, cell=g.names[g.step[frm][d]]
-                    ))
+                    "A line from the edge cell {frm_name} must start into the inner area, and {word} leads "
+                    "to the edge cell {cell} (R-S3).", frm_name=frm_name, word=word, cell=g.names[g.step[frm][d]]
+                ))
         elif EDGE in dirs:
             d = EDGE  # §7: an own edge cell alone sows along the edge
         elif len(dirs) == 1:
@@ -502,20 +502,20 @@ class RoocalaState(State):
         else:
             options = ", ".join(g.sow_str[frm][d] + suffix for d in dirs)
             raise IllegalMove(phrase(
-                    "{frm_name} is an inner cell, so the sowing needs a direction (R-S3): type one of "
-                    "{options}.", frm_name=frm_name, options=options
-                ))
+                "{frm_name} is an inner cell, so the sowing needs a direction (R-S3): type one of "
+                "{options}.", frm_name=frm_name, options=options
+            ))
         canon = g.sow_str[frm][d] + suffix
         if hybrid and canon not in self._legal():
             t = g.path[frm][d][self._b[frm]]
             if self._r[t] == me:
                 raise IllegalMove(phrase(
-                        "The Rook would land on {cell}, where your other Rook stands (R-H6).", cell=g.names[t]
-                    ))
-            raise IllegalMove(phrase(
-                    "The Rook would land on {cell}, your own cell holding the opponent's Rook (R-H4).",
-                    cell=g.names[t]
+                    "The Rook would land on {cell}, where your other Rook stands (R-H6).", cell=g.names[t]
                 ))
+            raise IllegalMove(phrase(
+                "The Rook would land on {cell}, your own cell holding the opponent's Rook (R-H4).",
+                cell=g.names[t]
+            ))
         return canon
 
     def _read_rook(self, frm_name: str, to_name: str | None) -> str:
@@ -531,46 +531,46 @@ class RoocalaState(State):
         if self._b[frm]:
             if g.owner[frm] == 1 - me:
                 raise IllegalMove(phrase(
-                        "The Rook on {frm_name} shares its cell with checkers, and on the opponent's cell it "
-                        "cannot lead a hybrid sowing either (R-R1, R-H1).", frm_name=frm_name
-                    ))
-            raise IllegalMove(phrase(
-                    "The Rook on {frm_name} shares its cell with checkers, so it moves only in a hybrid sowing "
-                    "such as {x}+R (R-R1).", frm_name=frm_name, x=g.sow_str[frm][g.sow_dirs[me][frm][0]]
+                    "The Rook on {frm_name} shares its cell with checkers, and on the opponent's cell it "
+                    "cannot lead a hybrid sowing either (R-R1, R-H1).", frm_name=frm_name
                 ))
+            raise IllegalMove(phrase(
+                "The Rook on {frm_name} shares its cell with checkers, so it moves only in a hybrid sowing "
+                "such as {x}+R (R-R1).", frm_name=frm_name, x=g.sow_str[frm][g.sow_dirs[me][frm][0]]
+            ))
         if to_name is None:
             if len(mine) == 1:
                 return mine[0]
             if not mine:
                 raise IllegalMove(phrase("The Rook on {frm_name} has no legal move (R-R3, R-R4).", frm_name=frm_name))
             raise IllegalMove(phrase(
-                    "Which way should the Rook on {frm_name} go? Type one of {join}.",
-                    frm_name=frm_name, join=', '.join(mine)
-                ))
+                "Which way should the Rook on {frm_name} go? Type one of {join}.",
+                frm_name=frm_name, join=', '.join(mine)
+            ))
         to = self._cell(to_name)
         d = g.line[frm].get(to)
         if d is None:
             raise IllegalMove(phrase(
-                    "{to_name} is not in a straight line from {frm_name} (R-R2).", to_name=to_name, frm_name=frm_name
-                ))
+                "{to_name} is not in a straight line from {frm_name} (R-R2).", to_name=to_name, frm_name=frm_name
+            ))
         for c in g.ray[frm][d]:
             if c == to:
                 break
             if self._b[c] or self._r[c] >= 0:
                 raise IllegalMove(phrase(
-                        "The Rook cannot pass over {cell}, which is occupied (R-R2).", cell=g.names[c]
-                    ))
+                    "The Rook cannot pass over {cell}, which is occupied (R-R2).", cell=g.names[c]
+                ))
         if not self._b[to] and self._r[to] < 0:
             raise IllegalMove(phrase("A Rook may not stop on the vacant cell {to_name} (R-R3).", to_name=to_name))
         if self._r[to] == me:
             raise IllegalMove(phrase(
-                    "A Rook may not land on {to_name}, where your other Rook stands (R-R4).", to_name=to_name
-                ))
+                "A Rook may not land on {to_name}, where your other Rook stands (R-R4).", to_name=to_name
+            ))
         if not self._b[to]:
             raise IllegalMove(phrase(
-                    "A Rook may not land on {to_name}, where the opponent's Rook stands without checkers "
-                    "(R-R4).", to_name=to_name
-                ))
+                "A Rook may not land on {to_name}, where the opponent's Rook stands without checkers "
+                "(R-R4).", to_name=to_name
+            ))
         capture = self._r[to] >= 0 or g.owner[to] != me
         return g.rook_str[frm][to][1 if capture else 0]
 

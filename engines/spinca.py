@@ -240,20 +240,20 @@ def _cell(token: str, level: int | None = None) -> int:
     m = _CELL_RE.match(token)
     if not m:
         raise IllegalMove(phrase(
-                "`{token}` is not a cell name: cells are written level, file, rank, like `1a1` or `2b3`.", token=token
-            ))
+            "`{token}` is not a cell name: cells are written level, file, rank, like `1a1` or `2b3`.", token=token
+        ))
     lev = int(m.group(1)) if len(m.group(1)) < 4 else 0    # (int() refuses very long digit strings)
     if lev == 4:
         raise IllegalMove(phrase(
-                "{token} is on the peak, which Spinca never uses (levels 1 to 3 only).", token=token
-            ))
+            "{token} is on the peak, which Spinca never uses (levels 1 to 3 only).", token=token
+        ))
     if not 1 <= lev <= 3:
         raise IllegalMove(phrase("{token} is not a cell: the levels are 1, 2 and 3.", token=token))
     n = SIZE[lev - 1]
     raise IllegalMove(phrase(
-            "{token} is not a cell: level {level} has files a–{last} and ranks 1–{n}.",
-            token=token, level=lev, last='abcd'[n - 1], n=n
-        ))
+        "{token} is not a cell: level {level} has files a–{last} and ranks 1–{n}.",
+        token=token, level=lev, last='abcd'[n - 1], n=n
+    ))
 
 
 def parse_turn(text: str) -> tuple[int, int, int]:
@@ -425,9 +425,9 @@ class SpincaState(State):
         s = SUPPORT[place]
         if occ & s != s:
             raise IllegalMove(phrase(
-                    "{cell} is not supported: a marble goes on the base or on a full 2×2 platform ({missing} "
-                    "is empty).", cell=NAMES[place], missing=self._missing(occ, place)
-                ))
+                "{cell} is not supported: a marble goes on the base or on a full 2×2 platform ({missing} "
+                "is empty).", cell=NAMES[place], missing=self._missing(occ, place)
+            ))
         board[place] = seat_colour(self.players, self.turn)
         return SpincaState(self.players, tuple(board), moved | 1 << place, (self.turn + 1) % self.players)
 
@@ -452,8 +452,8 @@ class SpincaState(State):
             raise IllegalMove(phrase("{s} is not your marble.", s=s))
         if locked >> src & 1:
             raise IllegalMove(phrase(
-                    "{s} was moved or placed last turn (locked), so it cannot slide this turn.", s=s
-                ))
+                "{s} was moved or placed last turn (locked), so it cannot slide this turn.", s=s
+            ))
         up = RESTING_MASK[src] & occ
         n = bin(up).count("1")
         if n >= 2:
@@ -462,23 +462,23 @@ class SpincaState(State):
         for c in chain:
             if locked >> c & 1:
                 raise IllegalMove(phrase(
-                        "Moving {s} would tumble locked {cell}, which was moved or placed last turn.",
-                        s=s, cell=NAMES[c]
-                    ))
+                    "Moving {s} would tumble locked {cell}, which was moved or placed last turn.",
+                    s=s, cell=NAMES[c]
+                ))
         if SLIDE_SAME_LEVEL_ONLY and LEVEL[dst] != LEVEL[src]:
             raise IllegalMove(phrase("{s}→{d} changes level: a marble slides only on its own level.", s=s, d=d))
         if not NEIGHBOURS[src] >> dst & 1:
             raise IllegalMove(phrase(
-                    "{s}→{d} is not a slide to an adjacent cell (orthogonal or diagonal).", s=s, d=d
-                ))
+                "{s}→{d} is not a slide to an adjacent cell (orthogonal or diagonal).", s=s, d=d
+            ))
         if occ >> dst & 1:
             raise IllegalMove(phrase("{d} is occupied: a marble slides only to an empty point.", d=d))
         sup = SUPPORT[dst]
         if occ & sup != sup:
             raise IllegalMove(phrase(
-                    "{d} is not supported: a marble slides only onto a full 2×2 platform ({missing} is empty).",
-                    d=d, missing=self._missing(occ, dst)
-                ))
+                "{d} is not supported: a marble slides only onto a full 2×2 platform ({missing} is empty).",
+                d=d, missing=self._missing(occ, dst)
+            ))
         return chain
 
     # --- read-only accessors for the bot and the renderer ---------------------------------------------------

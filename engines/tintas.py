@@ -336,15 +336,15 @@ class TintasState(State):
         if pawn == NO_PAWN:  # T3
             if colour == EMPTY:  # cannot happen in a real first turn (the board is full)
                 raise IllegalMove(phrase(
-                        "{label} is empty: the first move places the pawn on a piece (T3).", label=label
-                    ))
+                    "{label} is empty: the first move places the pawn on a piece (T3).", label=label
+                ))
             return
         chain = self._chain
         if chain == NO_CHAIN and not _first_pieces(board, pawn):  # T6
             if colour == EMPTY:
                 raise IllegalMove(phrase(
-                        "{label} is empty: with no piece in line, the pawn jumps to a piece (T6).", label=label
-                    ))
+                    "{label} is empty: with no piece in line, the pawn jumps to a piece (T6).", label=label
+                ))
             return
         if target == pawn:
             raise IllegalMove(phrase("The pawn is already on {label}: it must slide to a piece (T4).", label=label))
@@ -369,9 +369,9 @@ class TintasState(State):
                 )
         if chain != NO_CHAIN and colour != chain:
             raise IllegalMove(phrase(
-                    "{label} is {colour} but this turn collects {chain} (T5).",
-                    label=label, colour=Phrase(_NAMES[colour]), chain=Phrase(_NAMES[chain])
-                ))
+                "{label} is {colour} but this turn collects {chain} (T5).",
+                label=label, colour=Phrase(_NAMES[colour]), chain=Phrase(_NAMES[chain])
+            ))
 
     def _apply(self, target: int) -> TintasState:
         """Collect the piece on ``target`` (already checked legal) and return the next state."""
