@@ -89,18 +89,20 @@ def labelled(value: str, note: Phrase) -> Phrase:
         else Phrase("{value}", {"value": value})
 
 
-class IllegalMove(ValueError):
-    """A move the rules forbid; the message tells a player, in one sentence, which rule it breaks.
-
-    Raised with a ``Phrase`` (or a plain English string): ``phrase`` keeps it as data for the bot to compose in
-    the reader's language, ``str()`` is the English."""
+class Refusal(ValueError):
+    """A refusal of what a player typed, raised with a ``Phrase`` (or a plain English string): ``phrase`` keeps it
+    as data for the bot to compose in the reader's language, ``str()`` is the English."""
 
     def __init__(self, message: Phrase | str):
         self.phrase = message if isinstance(message, Phrase) else Phrase(_literal(message))
         super().__init__(str(self.phrase))
 
 
-class InvalidPosition(ValueError):
+class IllegalMove(Refusal):
+    """A move the rules forbid; the message tells a player, in one sentence, which rule it breaks."""
+
+
+class InvalidPosition(Refusal):
     """A position code that is malformed or physically impossible."""
 
 

@@ -1458,41 +1458,50 @@ class QuincalaGame(Game):
     # --- decoding -------------------------------------------------------------------------------------
     def decode(self, code: str) -> QuincalaState:
         if not isinstance(code, str):
-            raise InvalidPosition("A Quincala position code is a line of text.")
+            raise InvalidPosition(phrase("A Quincala position code is a line of text."))
         f = code.strip().split()
         if len(f) != 10:
             raise InvalidPosition(
-                f"A Quincala position code has 10 fields separated by spaces, not {len(f)}."
+                phrase(
+                    "A Quincala position code has 10 fields separated by spaces, not {count}.", count=len(f)
+                )
             )
         if f[0] not in GEOMETRY:
-            raise InvalidPosition(f"The number of sizes must be 3, 4 or 5, not {f[0]!r}.")
+            raise InvalidPosition(phrase("The number of sizes must be 3, 4 or 5, not {f!r}.", f=f[0]))
         geo = GEOMETRY[f[0]]
         k = geo.k
         dots = f[1].split(",")
         if len(dots) != geo.n:
-            raise InvalidPosition(f"Field 2 must list all {geo.n} dots separated by commas, not {len(dots)}.")
+            raise InvalidPosition(phrase(
+                "Field 2 must list all {n} dots separated by commas, not {count}.", n=geo.n, count=len(dots)
+            ))
         counts = [[0] * (k + 1) for _ in range(2)]
         cells = []
         for i, t in enumerate(dots):
             name = geo.names[i]
-            pieces = self._pieces(t, k, f"the dot {name}")
+            pieces = self._pieces(t, k, phrase("The dot {name}", name=name))
             cell = 0
             last = 0
             for colour, s in pieces:
                 if s == last:
                     raise InvalidPosition(
-                        f"{name} holds two pieces of size {s}; a dot holds one of each size."
+                        phrase(
+                            "{name} holds two pieces of size {s}; a dot holds one of each size.", name=name, s=s
+                        )
                     )
                 if s < last:
-                    raise InvalidPosition(f"The pieces on {name} must be written smallest to largest.")
+                    raise InvalidPosition(phrase(
+                        "The pieces on {name} must be written smallest to largest.", name=name
+                    ))
                 last = s
                 cell |= 1 << (s - 1 + SH * colour)
                 counts[colour][s] += 1
             if cell and not geo.is_dot[i]:
-                raise InvalidPosition(f"{name} is outside the playing area but holds pieces.")
+                raise InvalidPosition(phrase("{name} is outside the playing area but holds pieces.", name=name))
             cells.append(cell)
         stash = []
-        labels = ("White's hand", "White's ledge", "Black's hand", "Black's ledge")
+        labels = tuple(phrase("{seat}'s {tray}", seat=Phrase(SEAT_NAMES[j // 2]), tray=Phrase(TRAYS[tray]))
+                       for j, tray in enumerate(("hand", "ledge", "hand", "ledge")))
         for j in range(4):
             owner = j // 2
             want = owner if j % 2 == 0 else 1 - owner
@@ -1501,10 +1510,13 @@ class QuincalaGame(Game):
             for colour, s in pieces:
                 if colour != want:
                     raise InvalidPosition(
-                        f"{labels[j]} holds only {SEAT_NAMES[want]}'s pieces, not {piece_name(colour, s)}."
+                        phrase(
+                            "{cell} holds only {seat}'s pieces, not {piece_name}.",
+                            cell=labels[j], seat=Phrase(SEAT_NAMES[want]), piece_name=piece_name(colour, s)
+                        )
                     )
                 if sizes and s < sizes[-1]:
-                    raise InvalidPosition(f"{labels[j]} must be written smallest to largest.")
+                    raise InvalidPosition(phrase("{cell} must be written smallest to largest.", cell=labels[j]))
                 sizes.append(s)
                 counts[colour][s] += 1
             stash.append(tuple(sizes))
@@ -1513,10 +1525,13 @@ class QuincalaGame(Game):
             for s in range(1, k + 1):
                 if counts[colour][s] != per:
                     raise InvalidPosition(
-                        f"There must be {per} pieces {piece_name(colour, s)}, not {counts[colour][s]}."
+                        phrase(
+                            "There must be {per} pieces {piece_name}, not {x}.",
+                            per=per, piece_name=piece_name(colour, s), x=counts[colour][s]
+                        )
                     )
         if f[6] not in ("w", "b"):
-            raise InvalidPosition(f"Field 7 (the player to move) must be w or b, not {f[6]!r}.")
+            raise InvalidPosition(phrase("Field 7 (the player to move) must be w or b, not {f!r}.", f=f[6]))
         mover = COLOURS.index(f[6])
         if f[7] == "place":
             phase = PLACE
@@ -1525,46 +1540,58 @@ class QuincalaGame(Game):
         elif f[7].startswith("leg@") and f[7][4:] in geo.index and geo.is_dot[geo.index[f[7][4:]]]:
             phase = geo.index[f[7][4:]]
         else:
-            raise InvalidPosition(f"Field 8 (the phase) must be place, placed or leg@<dot>, not {f[7]!r}.")
+            raise InvalidPosition(phrase(
+                "Field 8 (the phase) must be place, placed or leg@<dot>, not {f!r}.", f=f[7]
+            ))
         imm = self._marks(f[8], geo, cells, "Field 9")
         if "/" not in f[9]:
-            raise InvalidPosition("Field 10 must be the gained marks, '/', and the pass counter (e.g. -/0).")
+            raise InvalidPosition(phrase("Field 10 must be the gained marks, '/', and the pass counter (e.g. -/0)."))
         g_text, p_text = f[9].rsplit("/", 1)
         gained = self._marks(g_text, geo, cells, "Field 10")
         if p_text not in ("0", "1", "2"):
-            raise InvalidPosition(f"The pass counter must be 0, 1 or 2, not {p_text!r}.")
+            raise InvalidPosition(phrase("The pass counter must be 0, 1 or 2, not {p_text!r}.", p_text=p_text))
         passes = int(p_text)
         o = 1 - mover
         for d, s in imm:
             if not cells[d] >> (s - 1 + SH * o) & 1:
                 raise InvalidPosition(
-                    f"The immune piece {geo.names[d]}:{s} must be {SEAT_NAMES[o]}'s: only the "
-                    "player who moved last can have gained immunity."
+                    phrase(
+                        "The immune piece {cell}:{s} must be {seat}'s: only the player who moved last can have "
+                        "gained immunity.", cell=geo.names[d], s=s, seat=Phrase(SEAT_NAMES[o])
+                    )
                 )
         for d, s in gained:
             if not cells[d] >> (s - 1 + SH * mover) & 1:
                 raise InvalidPosition(
-                    f"The marked piece {geo.names[d]}:{s} must be {SEAT_NAMES[mover]}'s: only "
-                    "the mover's knocking pieces gain immunity."
+                    phrase(
+                        "The marked piece {cell}:{s} must be {seat}'s: only the mover's knocking pieces gain "
+                        "immunity.", cell=geo.names[d], s=s, seat=Phrase(SEAT_NAMES[mover])
+                    )
                 )
         if passes and imm:
-            raise InvalidPosition("After a pass no piece can be immune.")
+            raise InvalidPosition(phrase("After a pass no piece can be immune."))
         if gained and phase < 0:
             raise InvalidPosition(
-                "Pieces can only have gained immunity this turn once a leg has been played."
+                phrase(
+                    "Pieces can only have gained immunity this turn once a leg has been played."
+                )
             )
         if phase < 0 and (stash[2 * o] or stash[2 * o + 1]):
             raise InvalidPosition(
-                f"At the start of a turn only the player to move can hold pieces in hand or on "
-                f"the ledge, but {SEAT_NAMES[o]} does."
+                phrase(
+                    "At the start of a turn only the player to move can hold pieces in hand or on the ledge, "
+                    "but {seat} does.", seat=Phrase(SEAT_NAMES[o])
+                )
             )
         if phase == PLACED and cells[geo.home[mover]]:
             raise InvalidPosition(
-                "In phase placed the mover's home dot has been cleared, so it must be empty."
+                phrase(
+                    "In phase placed the mover's home dot has been cleared, so it must be empty."
+                )
             )
         complete = [w for w in geo.white if (cells[w] | cells[w] >> SH) & LOW == geo.full]
         if len(complete) > 1:
-            raise InvalidPosition("Two white dots hold complete towers; the game ends at the first one.")
+            raise InvalidPosition(phrase("Two white dots hold complete towers; the game ends at the first one."))
         result = None
         if complete:
             result = geo.beneficiary[complete[0]]
@@ -1572,39 +1599,48 @@ class QuincalaGame(Game):
             result = 2
         if result is not None and (phase != PLACE or gained):
             raise InvalidPosition(
-                "A finished game is written at the end of a turn: phase place and no marks in field 10."
+                phrase(
+                    "A finished game is written at the end of a turn: phase place and no marks in field 10."
+                )
             )
         if complete and passes == 2:
-            raise InvalidPosition("A game cannot end both by a complete tower and by two passes.")
+            raise InvalidPosition(phrase("A game cannot end both by a complete tower and by two passes."))
         st = QuincalaState(geo, f[0], tuple(cells), tuple(stash), mover, phase, imm, gained, passes, result)
         if phase >= 0:
             own = (cells[phase] >> (SH * mover)) & LOW
             if _POP[own] < 2:
                 raise InvalidPosition(
-                    f"Phase leg@{geo.names[phase]} needs at least two of the mover's pieces there to go on."
+                    phrase(
+                        "Phase leg@{cell} needs at least two of the mover's pieces there to go on.",
+                        cell=geo.names[phase]
+                    )
                 )
             if geo.is_white[phase] and not CONTINUE_FROM_WHITE_DOT:
-                raise InvalidPosition("A move cannot go on from a white dot.")
+                raise InvalidPosition(phrase("A move cannot go on from a white dot."))
             if st._required():
-                raise InvalidPosition("The mover is in the middle of a move but still has pieces to place.")
+                raise InvalidPosition(phrase("The mover is in the middle of a move but still has pieces to place."))
         return st
 
     @staticmethod
-    def _pieces(text: str, k: int, where: str, allow_dash: bool = False) -> list[tuple[int, int]]:
+    def _pieces(text: str, k: int, where: Phrase, allow_dash: bool = False) -> list[tuple[int, int]]:
         if text == ("-" if allow_dash else "."):
             return []
         if not re.fullmatch(r"(?:[wb][0-9])+", text):
             raise InvalidPosition(
-                f"{where[0].upper() + where[1:]} is written {text!r}; expected pieces like "
-                f"w1b3 or {'-' if allow_dash else '.'} when empty."
+                phrase(
+                    "{where} is written {text!r}; expected pieces like w1b3 or {empty} when empty.",
+                    where=where, text=text, empty="-" if allow_dash else "."
+                )
             )
         out = []
         for c, s in re.findall(r"([wb])([0-9])", text):
             size = int(s)
             if not 1 <= size <= k:
                 raise InvalidPosition(
-                    f"{where[0].upper() + where[1:]} holds a piece of size {size}, but this "
-                    f"game has sizes 1 to {k}."
+                    phrase(
+                        "{where} holds a piece of size {size}, but this game has sizes 1 to {k}.",
+                        where=where, size=size, k=k
+                    )
                 )
             out.append((COLOURS.index(c), size))
         return out
@@ -1617,13 +1653,17 @@ class QuincalaGame(Game):
         for item in text.split(","):
             m = re.fullmatch(r"([a-z][0-9]{1,2}):([0-9])", item)
             if not m or m.group(1) not in geo.index:
-                raise InvalidPosition(f"{label}: {item!r} is not a mark like d6:3.")
+                raise InvalidPosition(phrase("{label}: {item!r} is not a mark like d6:3.", label=label, item=item))
             d, s = geo.index[m.group(1)], int(m.group(2))
             if s < 1 or not ((cells[d] | cells[d] >> SH) >> (s - 1)) & 1:
-                raise InvalidPosition(f"{label}: there is no piece of size {s} on {m.group(1)}.")
+                raise InvalidPosition(phrase(
+                    "{label}: there is no piece of size {s} on {group}.", label=label, s=s, group=m.group(1)
+                ))
             out.append((d, s))
         if out != sorted(set(out)):
-            raise InvalidPosition(f"{label}: marks must be listed once each, in the order of field 2.")
+            raise InvalidPosition(phrase(
+                "{label}: marks must be listed once each, in the order of field 2.", label=label
+            ))
         return tuple(out)
 
     # --- steps -----------------------------------------------------------------------------------------

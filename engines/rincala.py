@@ -439,35 +439,44 @@ highest total wins, and equal top scores share the win.
     def decode(self, code: str) -> RincalaState:
         fields = code.strip().split(" ")
         if len(fields) != 4:
-            raise InvalidPosition("A Rincala position has four fields: stacks, captures, player, phase.")
+            raise InvalidPosition(phrase("A Rincala position has four fields: stacks, captures, player, phase."))
         stacks_f, caps_f, player_f, phase = fields
         stacks = stacks_f.split("/")
         if len(stacks) != 8:
-            raise InvalidPosition("The first field needs eight stacks, A to H, separated by '/'.")
+            raise InvalidPosition(phrase("The first field needs eight stacks, A to H, separated by '/'."))
         board = []
         for name, s in zip(HOLLOWS, stacks, strict=True):
             if not _STACK_RE.fullmatch(s):
-                raise InvalidPosition(f"Hollow {name}: write a stack with R, G, Y, W, or '-' when empty.")
+                raise InvalidPosition(phrase(
+                    "Hollow {name}: write a stack with R, G, Y, W, or '-' when empty.", name=name
+                ))
             if len(s) > FULL:
-                raise InvalidPosition(f"Hollow {name} holds {len(s)} pieces; a stack has at most {FULL}.")
+                raise InvalidPosition(phrase(
+                    "Hollow {name} holds {count} pieces; a stack has at most {full}.",
+                    name=name, count=len(s), full=FULL
+                ))
             board.append("" if s == "-" else s)
         caps = caps_f.split("/")
         if len(caps) not in self.player_counts:
-            raise InvalidPosition("The second field lists the captures of 2 or 3 players, separated by '/'.")
+            raise InvalidPosition(phrase("The second field lists the captures of 2 or 3 players, separated by '/'."))
         captured = []
         for p, c in enumerate(caps, 1):
             if not _STACK_RE.fullmatch(c):
-                raise InvalidPosition(f"Player {p}'s captures are written with R, G, Y, W, or '-' if none.")
+                raise InvalidPosition(phrase(
+                    "Player {p}'s captures are written with R, G, Y, W, or '-' if none.", p=p
+                ))
             captured.append("" if c == "-" else sort_pieces(c))
         everything = "".join(board) + "".join(captured)
         for colour in COLOURS:
             if everything.count(colour) > PER_COLOUR:
-                raise InvalidPosition(f"There are only {PER_COLOUR} {COLOUR_NAMES[colour]} pieces, "
-                                      f"not {everything.count(colour)}.")
+                raise InvalidPosition(phrase(
+                    "There are only {per_colour} {colour_names} pieces, not {count}.",
+                    per_colour=PER_COLOUR, colour_names=Phrase(COLOUR_NAMES[colour]), count=everything.count(colour)
+                ))
         if player_f not in [str(p) for p in range(1, len(caps) + 1)]:   # (isdigit() holds for '²' too)
-            raise InvalidPosition(f"The player to move is a number from 1 to {len(caps)}.")
+            raise InvalidPosition(phrase("The player to move is a number from 1 to {count}.", count=len(caps)))
         if phase not in PHASES:
-            raise InvalidPosition("The phase is 'first', 'again' or 'turn'.")
+            raise InvalidPosition(phrase("The phase is 'first', 'again' or 'turn'."))
         return RincalaState(tuple(board), tuple(captured), int(player_f) - 1, phase)
 
     def step_cells(self, move: str, index: int) -> tuple[str, ...]:

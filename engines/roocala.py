@@ -828,22 +828,30 @@ class RoocalaGame(Game):
     def decode(self, code: str) -> RoocalaState:
         parts = code.strip().split(" ")
         if len(parts) != 5:
-            raise InvalidPosition("A Roocala position code has five fields separated by single spaces: "
-                                  "variant, cells, South's score, North's score, player to move.")
+            raise InvalidPosition(phrase(
+                "A Roocala position code has five fields separated by single spaces: variant, cells, "
+                "South's score, North's score, player to move."
+            ))
         variant, cells, s_txt, n_txt, side_txt = parts
         g = BOARDS.get(variant)
         if g is None:
-            raise InvalidPosition(f"Unknown variant {variant!r}: the code starts with hex or square.")
+            raise InvalidPosition(phrase(
+                "Unknown variant {variant!r}: the code starts with hex or square.", variant=variant
+            ))
         tokens = cells.split(",")
         if len(tokens) != g.n:
-            raise InvalidPosition(f"The {variant} board has {g.n} cells, but the code lists {len(tokens)}.")
+            raise InvalidPosition(phrase(
+                "The {variant} board has {n} cells, but the code lists {count}.",
+                variant=Phrase(BOARD_WORDS[variant]), n=g.n, count=len(tokens)
+            ))
         b, r = [], []
         rooks = [0, 0]
         for name, tok in zip(g.names, tokens, strict=True):
             m = re.fullmatch(rf"({_COUNT})([SN]?)", tok)
             if not m:
-                raise InvalidPosition(f"Cell {name} is written {tok!r}: a checker count, then S or N for "
-                                      f"a Rook.")
+                raise InvalidPosition(phrase(
+                    "Cell {name} is written {tok!r}: a checker count, then S or N for a Rook.", name=name, tok=tok
+                ))
             b.append(int(m.group(1)))
             seat = SEAT_LETTERS.find(m.group(2)) if m.group(2) else NO_ROOK
             r.append(seat)
@@ -851,18 +859,25 @@ class RoocalaGame(Game):
                 rooks[seat] += 1
         for seat in (SOUTH, NORTH):
             if rooks[seat] > 2:
-                raise InvalidPosition(f"{SEATS[seat]} has {rooks[seat]} Rooks on the board, but only 2 "
-                                      f"exist.")
+                raise InvalidPosition(phrase(
+                    "{seat} has {rooks} Rooks on the board, but only 2 exist.",
+                    seat=Phrase(SEATS[seat]), rooks=rooks[seat]
+                ))
         if not re.fullmatch(_COUNT, s_txt) or not re.fullmatch(_COUNT, n_txt):
-            raise InvalidPosition("The scores must be whole numbers.")
+            raise InvalidPosition(phrase("The scores must be whole numbers."))
         s, n = int(s_txt), int(n_txt)
         if n < KOMI:
-            raise InvalidPosition(f"North's score includes its starting point, so it is at least {KOMI}.")
+            raise InvalidPosition(phrase(
+                "North's score includes its starting point, so it is at least {komi}.", komi=KOMI
+            ))
         if sum(b) + s + n - KOMI > g.checkers:
-            raise InvalidPosition(f"The board and the scores account for {sum(b) + s + n - KOMI} checkers, "
-                                  f"but the {variant} game has only {g.checkers}.")
+            raise InvalidPosition(phrase(
+                "The board and the scores account for {value} checkers, but the {variant} game has only "
+                "{checkers}.", value=sum(b) + s + n - KOMI, variant=Phrase(BOARD_WORDS[variant]),
+                checkers=g.checkers
+            ))
         if side_txt not in ("S", "N"):
-            raise InvalidPosition("The last field, the player to move, is S or N.")
+            raise InvalidPosition(phrase("The last field, the player to move, is S or N."))
         side = SEAT_LETTERS.index(side_txt)
         bt, rt = tuple(b), tuple(r)
         hist = ((bt, rt, side),)

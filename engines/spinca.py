@@ -756,45 +756,59 @@ class SpincaGame(Game):
     def decode(self, code: str) -> SpincaState:
         fields = code.split()
         if len(fields) != 4:
-            raise InvalidPosition("A Spinca position code has four fields: players, cells, seat to move, "
-                                  "locked cells.")
+            raise InvalidPosition(phrase(
+                "A Spinca position code has four fields: players, cells, seat to move, locked cells."
+            ))
         players_s, cells_s, seat_s, locked_s = fields
         if players_s not in ("2", "3", "4"):
-            raise InvalidPosition(f"The number of players must be 2, 3 or 4, not {players_s!r}.")
+            raise InvalidPosition(phrase(
+                "The number of players must be 2, 3 or 4, not {players_s!r}.", players_s=players_s
+            ))
         players = int(players_s)
         rows = cells_s.split("/")
         widths = (4, 4, 4, 4, 3, 3, 3, 2, 2)
         if len(rows) != 9 or tuple(len(r) for r in rows) != widths:
-            raise InvalidPosition("The cells field must be 9 rows joined by '/': four of 4 cells, three of 3 "
-                                  "and two of 2.")
+            raise InvalidPosition(phrase(
+                "The cells field must be 9 rows joined by '/': four of 4 cells, three of 3 and two of 2."
+            ))
         allowed = ".WBR" if players == 3 else ".WB"
         bad = next((ch for ch in "".join(rows) if ch not in allowed and ch not in allowed.lower()), None)
         if bad is not None:
-            raise InvalidPosition(f"{bad!r} is not a marble in a {players}-player game (use "
-                                  f"{', '.join(allowed)}).")
+            raise InvalidPosition(phrase(
+                "{bad!r} is not a marble in a {players}-player game (use {join}).",
+                bad=bad, players=players, join=', '.join(allowed)
+            ))
         letters = "".join(rows).upper()
         board = tuple(COLOURS.index(ch) for ch in letters)
         occ = sum(1 << i for i, c in enumerate(board) if c)
         for i in UPPER:
             if occ >> i & 1 and occ & SUPPORT[i] != SUPPORT[i]:
-                raise InvalidPosition(f"The marble on {NAMES[i]} has no support: "
-                                      f"{SpincaState._missing(occ, i)} under it is empty.")
+                raise InvalidPosition(phrase(
+                    "The marble on {cell} has no support: {missing} under it is empty.",
+                    cell=NAMES[i], missing=SpincaState._missing(occ, i)
+                ))
         if seat_s not in [str(seat) for seat in range(1, players + 1)]:   # (isdigit() holds for '²' too)
-            raise InvalidPosition(f"The seat to move must be 1 to {players}, not {seat_s!r}.")
+            raise InvalidPosition(phrase(
+                "The seat to move must be 1 to {players}, not {seat_s!r}.", players=players, seat_s=seat_s
+            ))
         locked = 0
         if locked_s != "-":
             for name in locked_s.lower().split(","):
                 if name not in INDEX:
-                    raise InvalidPosition(f"Locked cell {name!r} is not a cell.")
+                    raise InvalidPosition(phrase("Locked cell {name!r} is not a cell.", name=name))
                 i = INDEX[name]
                 if locked >> i & 1:
-                    raise InvalidPosition(f"Locked cell {name} is listed twice.")
+                    raise InvalidPosition(phrase("Locked cell {name} is listed twice.", name=name))
                 if not occ >> i & 1:
-                    raise InvalidPosition(f"Locked cell {name} is empty: only marbles can be locked.")
+                    raise InvalidPosition(phrase(
+                        "Locked cell {name} is empty: only marbles can be locked.", name=name
+                    ))
                 locked |= 1 << i
             if bin(locked).count("1") > 4:
-                raise InvalidPosition("At most four marbles can be locked (the slid one, two tumbled ones "
-                                      "and the placed one).")
+                raise InvalidPosition(phrase(
+                    "At most four marbles can be locked (the slid one, two tumbled ones and the placed "
+                    "one)."
+                ))
         return SpincaState(players, board, locked, int(seat_s) - 1)
 
     def suggestion_phrases(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, Phrase]]:

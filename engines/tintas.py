@@ -628,84 +628,112 @@ class TintasGame(Game):
 
     def decode(self, code: str) -> TintasState:
         if not isinstance(code, str):
-            raise InvalidPosition("A position code is a line of text.")
+            raise InvalidPosition(phrase("A position code is a line of text."))
         fields = code.strip().split()
         if len(fields) != 6:
             raise InvalidPosition(
-                f"A Tintas position code has 6 fields separated by spaces, this one has {len(fields)}."
+                phrase(
+                    "A Tintas position code has 6 fields separated by spaces, this one has {count}.",
+                    count=len(fields)
+                )
             )
         board_s, pawn_s, h1_s, h2_s, side_s, chain_s = fields
         if len(board_s) != N_CELLS:
-            raise InvalidPosition(f"The board field must have 49 characters, it has {len(board_s)}.")
+            raise InvalidPosition(phrase(
+                "The board field must have 49 characters, it has {count}.", count=len(board_s)
+            ))
         bad = set(board_s) - set(COLOURS + ".")
         if bad:
             raise InvalidPosition(
-                f"The board field may hold only {COLOURS} and '.', not {''.join(sorted(bad))!r}."
+                phrase(
+                    "The board field may hold only {colours} and '.', not {join!r}.",
+                    colours=COLOURS, join=''.join(sorted(bad))
+                )
             )
         board = board_s.encode("ascii").translate(_DECODE_TABLE)
         hold = []
         for n, h in enumerate((h1_s, h2_s)):
             if len(h) != 7 or not h.isascii() or not h.isdigit():
                 raise InvalidPosition(
-                    f"Player {n + 1}'s holdings must be 7 digits (counts of {COLOURS}), not {h!r}."
+                    phrase(
+                        "Player {value}'s holdings must be 7 digits (counts of {colours}), not {h!r}.",
+                        value=n + 1, colours=COLOURS, h=h
+                    )
                 )
             hold.append(tuple(int(x) for x in h))
         for c in range(7):
             total = board.count(c) + hold[0][c] + hold[1][c]
             if total > PIECES_PER_COLOUR:
-                raise InvalidPosition(f"There are {total} {_NAMES[c]} pieces; the game has only 7.")
+                raise InvalidPosition(phrase(
+                    "There are {total} {colour} pieces; the game has only 7.", total=total, colour=Phrase(_NAMES[c])
+                ))
         if side_s not in ("1", "2"):
-            raise InvalidPosition(f"The player to move must be 1 or 2, not {side_s!r}.")
+            raise InvalidPosition(phrase("The player to move must be 1 or 2, not {side_s!r}.", side_s=side_s))
         side = int(side_s) - 1
         if pawn_s == "-":
             pawn = NO_PAWN
         else:
             pawn = INDEX.get(pawn_s.upper(), -2)
             if pawn == -2:
-                raise InvalidPosition(f"The pawn's cell {pawn_s!r} is not a cell of the board (A1…I2).")
+                raise InvalidPosition(phrase(
+                    "The pawn's cell {pawn_s!r} is not a cell of the board (A1…I2).", pawn_s=pawn_s
+                ))
             if board[pawn] != EMPTY:
                 raise InvalidPosition(
-                    f"The pawn is on {LABELS[pawn]}, which holds a piece; its cell is always empty."
+                    phrase(
+                        "The pawn is on {cell}, which holds a piece; its cell is always empty.", cell=LABELS[pawn]
+                    )
                 )
         if chain_s == "-":
             chain = NO_CHAIN
         elif len(chain_s) == 1 and chain_s in COLOURS:
             chain = COLOURS.index(chain_s)
         else:
-            raise InvalidPosition(f"The chain colour must be '-' or one of {COLOURS}, not {chain_s!r}.")
+            raise InvalidPosition(phrase(
+                "The chain colour must be '-' or one of {colours}, not {chain_s!r}.",
+                colours=COLOURS, chain_s=chain_s
+            ))
         hold_t = (hold[0], hold[1])
         if pawn == NO_PAWN:
             if board.count(EMPTY) or any(hold[0]) or any(hold[1]):
                 raise InvalidPosition(
-                    "Before the first move (pawn '-') every cell holds a piece and nobody holds any."
+                    phrase(
+                        "Before the first move (pawn '-') every cell holds a piece and nobody holds any."
+                    )
                 )
             if chain != NO_CHAIN:
-                raise InvalidPosition("A chain colour needs a pawn on the board.")
+                raise InvalidPosition(phrase("A chain colour needs a pawn on the board."))
             return TintasState(board, hold_t, pawn, side, chain)
         mover_wins, last_wins = _wins(hold[side]), _wins(hold[1 - side])
         if mover_wins:
             raise InvalidPosition(
-                f"Player {side + 1} already meets a winning condition, so the game would have ended before "
-                "their turn."
+                phrase(
+                    "Player {value} already meets a winning condition, so the game would have ended before "
+                    "their turn.", value=side + 1
+                )
             )
         if last_wins:
             if chain != NO_CHAIN:
-                raise InvalidPosition("A finished game has no chain colour (field 6 must be '-').")
+                raise InvalidPosition(phrase("A finished game has no chain colour (field 6 must be '-')."))
             return TintasState(board, hold_t, pawn, side, NO_CHAIN, True, (1 - side,))
         if chain != NO_CHAIN:
             if hold[side][chain] == 0:
                 raise InvalidPosition(
-                    f"Player {side + 1} is shown continuing {_NAMES[chain]} but holds no "
-                    f"{_NAMES[chain]} piece."
+                    phrase(
+                        "Player {value} is shown continuing {colour} but holds no {colour} piece.",
+                        value=side + 1, colour=Phrase(_NAMES[chain])
+                    )
                 )
             if not _can_continue(board, pawn, chain):
                 raise InvalidPosition(
-                    f"No {_NAMES[chain]} piece is in line with the pawn, so the turn would already have "
-                    "passed."
+                    phrase(
+                        "No {colour} piece is in line with the pawn, so the turn would already have passed.",
+                        colour=Phrase(_NAMES[chain])
+                    )
                 )
         if EMPTY_BOARD_ENDS_GAME and board.count(EMPTY) == N_CELLS:
             if chain != NO_CHAIN:
-                raise InvalidPosition("A finished game has no chain colour (field 6 must be '-').")
+                raise InvalidPosition(phrase("A finished game has no chain colour (field 6 must be '-')."))
             return TintasState(board, hold_t, pawn, side, NO_CHAIN, True, _empty_board_winners(hold_t))
         return TintasState(board, hold_t, pawn, side, chain)
 

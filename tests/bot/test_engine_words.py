@@ -1,5 +1,6 @@
 """No English reaches a German reader from the engines: every phrase they compose (moves' descriptions, the
-autocomplete's labels, refusals, turn records, what a continuing player must do, text boards) is in the catalog
+autocomplete's labels, refusals of moves and of position codes, turn records, what a continuing player must do,
+text boards) is in the catalog
 with a German translation, over random games of every game, player count and variant, and through the command
 tree a German player's refusal and autocomplete notes are German."""
 
@@ -18,7 +19,7 @@ from bot.records import parse, write
 from bot.services.play import play_turn
 from bot.wording import words
 from engines import GAMES, Game, State
-from engines.base import IllegalMove, Phrase
+from engines.base import IllegalMove, InvalidPosition, Phrase
 from engines.steps import step_options
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, boards, make_bot, pinged, said
@@ -26,6 +27,7 @@ from tests.bot.test_record_format import random_record
 
 GAMES_PER_SETUP = 2          # random games per game, player count and variant
 PLIES = 40                   # plies of each random game looked at
+CODE_CHANGES = 12            # position codes with a changed character (and as many with one dropped) per position
 BAD_TOKENS = ["", "zz", "end", "pass", "home", "a1", "E4", "Z9", "A cw", "e2>f3", "Rf4-c4", "w5@c2", "1b1-1c2 2a1",
               "1a1", "4a1", "5a1", "d3-d6", "d3-d6-b6", "1e1", "c1>d1+R", "n", "ne", "x", "Rz9-a1", "a1>", "e5@e5",
               "w9@c2", "b1@c2", "3a1", "2c1", "1a1-2a1 1b1", "1a1-1c3 1b1", "H cw", "I cw", "A up", "a1>zz", "end end"]
@@ -68,6 +70,31 @@ def refusals(state: State, tokens: list[str]) -> Iterator[Phrase]:
         yield exc.phrase
 
 
+def bad_codes(code: str, rng: random.Random) -> Iterator[str]:
+    """Position codes near ``code``: a field dropped, emptied or replaced, a character changed or dropped."""
+    yield from ("", "x", code + " x")
+    fields = code.split(" ")
+    for i in range(len(fields)):
+        for replaced in ([], ["-"], ["9"], ["x"]):
+            yield " ".join(fields[:i] + replaced + fields[i + 1:])
+    alphabet = sorted(set(code + "0123456789xz-./,:RGWBSNwb") - {" "})
+    for _ in range(CODE_CHANGES):
+        i = rng.randrange(len(code))
+        yield code[:i] + rng.choice(alphabet) + code[i + 1:]
+        yield code[:i] + code[i + 1:]
+
+
+def position_refusals(game: Game, code: str, rng: random.Random) -> Iterator[Phrase]:
+    """The phrases of the refusals of position codes near ``code`` (as /analyze and a record's Start read them)."""
+    for bad in bad_codes(code, rng):
+        try:
+            game.decode(bad)
+        except InvalidPosition as exc:
+            yield exc.phrase
+        except ValueError:
+            pass                         # a code that happens to be valid, or refused by Python (shown as is)
+
+
 def phrases_of_game(game: Game, players: int, variant: str | None, seed: int) -> Iterator[Phrase]:
     """Every phrase one random game shows: per position the text board, the descriptions and autocomplete labels
     of its moves, what a continuing player must do, the refusals of bad and out-of-place moves, and the turn
@@ -88,6 +115,7 @@ def phrases_of_game(game: Game, players: int, variant: str | None, seed: int) ->
         yield from (label for _, label in game.suggestion_phrases(state, "", 25))
         mangled = [m[:-1] for m in legal[:4]] + [m + "9" for m in legal[:4]] + [m.upper() for m in legal[:4]]
         yield from refusals(state, BAD_TOKENS + mangled + rng.sample(seen, min(len(seen), 25)))
+        yield from position_refusals(game, state.encode(), rng)
         seen.extend(legal)
         move = rng.choice(legal)
         mover = state.to_move
@@ -170,6 +198,8 @@ async def test_a_german_player_reads_the_autocomplete_and_a_refused_move_in_germ
         played = await fake.slash(first, "tintas move", move=choices[0]["value"])
         post = boards(played)[-1].text()
         assert "gesammelt" not in post and "sammelte" in post and "collected" not in post
+        bad_code = said(await fake.slash(first, "tintas analyze", code="R" * 48 + " - 0000000 0000000 1 -"))
+        assert bad_code.endswith("Das Brettfeld muss 49 Zeichen haben, es hat 48."), bad_code
         await fake.settle()
 
 
