@@ -580,7 +580,9 @@ class SpincaState(State):
         colour = _letter(self.board[src]) if self.board[src] else "?"
         slide = phrase("slide {colour} {from_}→{to}", colour=colour, from_=NAMES[src], to=NAMES[dst])
         if drops:
-            slide = phrase("{slide}, tumbles {cells}", slide=slide, cells=joined([f for f, _ in drops], " and "))
+            cells = [f for f, _ in drops]
+            tumbled = phrase("{a} and {b}", a=", ".join(cells[:-1]), b=cells[-1]) if len(cells) > 1 else cells[0]
+            slide = phrase("{slide}, tumbles {cells}", slide=slide, cells=tumbled)
         return joined([slide, put])
 
     def outcome(self) -> Outcome | None:
