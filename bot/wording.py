@@ -264,17 +264,6 @@ def start_text(match: Match, mention: Mention = plain) -> str:
 TEXT_BOARD_LIMIT = 1900     # characters of a text board in one message (Discord allows 2,000)
 
 
-def with_names(match: Match, text: str) -> str:
-    """An engine's text with its default seat names ('Player 1') replaced by the names of the players (in one
-    pass, so a player called 'Player 2' is not renamed again)."""
-    seats = match.game.seat_names(match.row.players)
-    names = {seats[p.seat]: shown_name(p) for p in match.seated if p.seat is not None}
-
-    def name(found: re.Match[str]) -> str:
-        return names.get(found.group(0), found.group(0))
-    return re.sub(r"\bPlayer \d+\b", name, text)
-
-
 def seat_names(match: Match) -> dict[str, str]:
     """The engine's generic seat names ('Player 1') -> the players' names, for ``words``."""
     seats = match.game.seat_names(match.row.players)

@@ -214,3 +214,9 @@ def test_a_record_with_an_illegal_turn_is_refused_with_the_engines_reason_in_ger
         assert str(refused.value) == f"Zeile {i + 1} der Mitschrift (Zug 1) kann nicht gespielt werden: 'Z9' ist " \
                                      "weder ein Feld noch ein Zug: Tippe ein Feld A1…I2 wie E4, eine Richtung " \
                                      "(n ne se s sw nw) oder end."
+
+
+def test_players_are_named_once_in_a_text_board_even_one_called_like_a_seat():
+    state = GAMES["rincala"].new(seed=1)
+    board = words(state.text_board_phrase(), {"Player 1": "Player 2", "Player 2": "Bob"}).splitlines()
+    assert [line.split(":")[0] for line in board if "points" in line] == ["Player 2", "Bob"]
