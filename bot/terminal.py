@@ -128,9 +128,10 @@ class Table:
         if post.event == "start":
             text = "The match begins!"
         elif post.event == "turn":
-            text = wording.played_text(match, post.seat or 0, post.record or "")
+            text = wording.played_text(match, post.seat or 0, wording.phrase_words(post.record_phrase, post.record))
             if current:
-                text += "\n" + wording.to_move_text(match, pending=post.pending or "")
+                text += "\n" + wording.to_move_text(match, pending=wording.phrase_words(post.pending_phrase,
+                                                                                       post.pending))
         else:
             text = wording.result_text(match)
         if current:
@@ -146,7 +147,7 @@ class Table:
         png = board_png(match.position, last_turn=match.last_turn, names=match.names, previous=match.previous)
         path.write_bytes(png)
         self.write("")
-        self.write(wording.with_names(match, match.position.text_board()))
+        self.write(wording.words(match.position.text_board_phrase(), wording.seat_names(match)))
         self.write(f"Board image: {path}")
 
     async def play(self, game_key: str, players: int, variant: str | None, read: Callable[[str], str],

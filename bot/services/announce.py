@@ -90,6 +90,8 @@ class BoardPost(Notice):
     by: int | None = None       # 'takeback': who asked for it
     undone: int | None = None   # 'takeback': how many moves were undone
     from_ply: int | None = None   # the ply before the turn (or takeback): where its last turn starts
+    record_phrase: dict[str, Any] | None = None    # 'turn': ``record`` as data (engines.base.Phrase.to_data),
+    pending_phrase: dict[str, Any] | None = None   # and ``pending``: composed in each reader's language
 
 
 @kind("bot_turn")
@@ -174,9 +176,10 @@ class Hint(Notice):
 
 def board(match: Match, event: str, *, seat: int | None = None, record: str | None = None,
           pending: str | None = None, by: int | None = None, undone: int | None = None,
-          from_ply: int | None = None) -> BoardPost:
+          from_ply: int | None = None, record_phrase: dict[str, Any] | None = None,
+          pending_phrase: dict[str, Any] | None = None) -> BoardPost:
     return BoardPost(event, match.ply, match.row.whole_turns, seat=seat, record=record, pending=pending, by=by,
-                     undone=undone, from_ply=from_ply)
+                     undone=undone, from_ply=from_ply, record_phrase=record_phrase, pending_phrase=pending_phrase)
 
 
 def bot_turn(match: Match) -> list[BotTurn]:

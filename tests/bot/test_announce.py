@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import typing
+from typing import Any
 from dataclasses import dataclass, fields
 
 import discord
@@ -35,7 +36,8 @@ from tests.bot.discord_harness import _http_error
 from tests.bot.support import GUILD, boards, cards, make_bot
 from tests.conftest import ANN, BOB, CHANNEL
 
-SAMPLE = {int: 7, str: "x", tuple[int, ...]: (3, 1)}    # a value of each type a payload field has
+SAMPLE = {int: 7, str: "x", tuple[int, ...]: (3, 1),    # a value of each type a payload field has
+          dict[str, Any]: {"template": "{n} pieces", "args": {"n": 2}}}
 
 
 def filled(cls: type[Notice], *, optional: bool) -> Notice:

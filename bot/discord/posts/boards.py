@@ -75,9 +75,11 @@ class Boards(Part):
         if post.event == "start":
             return wording.start_text(match, mention)
         if post.event == "turn":
-            text = wording.played_text(match, post.seat or 0, post.record or "", mention)
+            text = wording.played_text(match, post.seat or 0, wording.phrase_words(post.record_phrase, post.record),
+                                       mention)
             if current_ply:
-                text += "\n" + wording.to_move_text(match, mention, pending=post.pending or "")
+                text += "\n" + wording.to_move_text(match, mention,
+                                                     pending=wording.phrase_words(post.pending_phrase, post.pending))
             return text
         if post.event == "takeback":
             asker = match.participant(post.by or 0)
