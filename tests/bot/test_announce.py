@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import logging
 import typing
-from typing import Any
 from dataclasses import dataclass, fields
+from typing import Any
 
 import discord
 import pytest
