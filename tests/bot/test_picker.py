@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from bot.discord.picker import Drafts
 from engines import GAMES
 from engines.steps import step_options
 from tests.bot.support import GUILD, boards, cards
@@ -224,18 +223,6 @@ async def test_german_labels(fake, people):
     assert fake.message(shown.message_id).button("Bestätigen")
 
 
-def test_a_draft_expires_after_the_timeout():
-    now = [0.0]
-    drafts = Drafts(timeout=60, clock=lambda: now[0])
-    drafts.start((1, 2, 3))
-    now[0] = 59
-    assert drafts.get((1, 2, 3)) is not None      # a use renews it
-    now[0] = 118
-    assert drafts.get((1, 2, 3)) is not None
-    now[0] = 179
-    assert drafts.get((1, 2, 3)) is None
-
-
 async def test_two_pickers_of_one_player_share_one_turn(fake, people):
     """Play again opens a fresh turn; the older picker's menu and Confirm are then out of date, never applied."""
     match_id = await start(fake, people, "quincala", seed=7)
@@ -252,7 +239,7 @@ async def test_two_pickers_of_one_player_share_one_turn(fake, people):
     await fake.select(who, new["custom_id"], [new["options"][0]["value"]], message=third.message_id)
     out = await fake.select(who, old["custom_id"], [old["options"][0]["value"]], message=msg.message_id)
     assert "out of date" in told(out)
-    draft = fake.client.drafts.get((match_id, match.ply, who))
+    draft = await fake.client.services.drafts.get(await match_of(fake, match_id), who)
     assert draft is not None and len(draft.picks) == 1              # one pick made, the old menu's not added
 
 
