@@ -23,7 +23,7 @@ class DraftStore:
         written = await tx.execute(
             "INSERT INTO picker_drafts (match_id, ply, user_id, picks, steps, expires_at)"
             " SELECT id, ply, CAST(? AS BIGINT), '[]', 0, CAST(? AS TEXT) FROM matches"
-            " WHERE id = ? AND ply = ? AND status = 'active'"
+            " WHERE id = ? AND ply = ? AND status = 'active'"          # the match is still at this ply
             " ON CONFLICT (match_id, ply, user_id) DO UPDATE SET picks = '[]', steps = 0,"
             " expires_at = excluded.expires_at", (user_id, expires, match_id, ply))
         return written > 0
@@ -41,8 +41,10 @@ class DraftStore:
         False (nothing written) otherwise."""
         written = await tx.execute(
             "UPDATE picker_drafts SET picks = ?, steps = ?, expires_at = ?"
-            " WHERE match_id = ? AND ply = ? AND user_id = ? AND steps = ? AND expires_at > ?"
-            " AND ply = (SELECT m.ply FROM matches m WHERE m.id = ? AND m.status = 'active')",
+            " WHERE match_id = ? AND ply = ? AND user_id = ?"
+            " AND steps = ?"                    # no other pick landed since it was read
+            " AND expires_at > ?"               # not expired
+            " AND ply = (SELECT m.ply FROM matches m WHERE m.id = ? AND m.status = 'active')",   # the match is there
             (json.dumps(list(picks)), len(picks), expires, match_id, ply, user_id, steps, now, match_id))
         return written > 0
 
