@@ -4,12 +4,16 @@ picker, a picker asked for by someone whose turn it is not, German labels."""
 
 from __future__ import annotations
 
+import importlib
+import io
 import random
 
 import pytest
+from PIL import Image
 
 from engines import GAMES
 from engines.steps import step_options
+from render.marks import MARK_FILL, MARK_WIDTH
 from tests.bot.support import GUILD, boards, cards
 
 POSITIONS_PER_GAME = 5        # random positions per game whose turn is walked through the picker
@@ -256,3 +260,25 @@ async def test_play_is_on_a_running_match_board_only(fake, people):
     out = await fake.click(11, f"pl:{match_id}", message=match.row.board_message_id)     # an older board's Play
     assert "This match is over." in told(out)
     assert not any(c["type"] == 3 for s in out for c in s.components)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_the_preview_marks_each_option_with_its_menu_number(fake, people, game):
+    """Option n of the menu reads "n · …" and the preview image carries a mark on each cell of option n."""
+    match_id = await start(fake, people, game, seed=9)
+    match = await match_of(fake, match_id)
+    who = mover_of(match)
+    shown = picker(await open_play(fake, who, match_id))
+    msg, select = menu(fake, shown)
+    preview = Image.open(io.BytesIO(dict(msg.files)["preview.png"])).convert("RGB")
+    options = step_options(match.position)
+    renderer = importlib.import_module(f"render.{game}")
+    assert [o["label"].split(" · ", 1)[0] for o in select["options"]] == [str(n) for n in range(1, len(options) + 1)]
+    marked = 0
+    for label, option in zip(select["options"], options, strict=True):
+        assert option.text in label["label"]
+        for cell in option.cells:
+            x, y = renderer.mark_centre(match.position, cell)
+            assert preview.getpixel((round(x - MARK_WIDTH / 2 + 5), round(y))) == MARK_FILL, (game, cell)
+            marked += 1
+    assert marked
