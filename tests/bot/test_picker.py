@@ -210,7 +210,7 @@ async def test_every_turn_picked_is_the_turn_typed(fake, quick_previews, game, v
             ply, who = match.ply, mover_of(match)
             if walked < EVERY_TURN_POSITIONS:
                 turns = legal_turns(match.position)
-                first_move = turns is None            # no bounded list of whole turns: every first move instead
+                first_move = turns is None        # whole turns without bound or too many: every first move instead
                 expected = {(m,) for m in match.position.legal_moves()} if first_move else turns
                 if len(expected) <= MAX_EVERY_TURN:
                     reached: list[tuple[str, ...]] = []
