@@ -5,8 +5,9 @@
 Drives the real command tree offline (the tests' Discord harness, SQLite, boards drawn in a thread): for each
 game, ``--matches`` matches of ``--turns`` turns; at every turn the player to move presses Play and picks options
 at random until the Confirm step, then confirms. A step is one select pick, timed from the interaction to the
-picker's answer (the last pick of a turn draws the preview of the board after it). Taps count Play, every pick
-and Confirm. Prints p50/p95 of a step and the median and maximum taps per turn, per game and overall. No
+picker's answer, which includes its preview image (the board with the next step's options marked by their
+menu numbers, or after the last pick the board after the turn), drawn as the bot draws it. Taps count Play,
+every pick and Confirm. Prints p50/p95 of a step and the median and maximum taps per turn, per game and overall. No
 Discord network time is included; the machine's load is printed, since steps are timed on the wall clock.
 """
 

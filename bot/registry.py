@@ -22,7 +22,8 @@ from render.games import RENDERER_MEMBERS, RENDERERS
 COMMAND_NAME = re.compile(r"^[a-z0-9_-]{1,32}$")     # Discord's rule for a slash command's name
 
 # How the start-up check calls each callable member of a renderer: the arguments of ``Renderer``'s methods.
-RENDERER_CALLS: dict[str, tuple[object, ...]] = {"draw": (None, (), None, None), "palette": (None,)}
+RENDERER_CALLS: dict[str, tuple[object, ...]] = {"draw": (None, (), None, None), "palette": (None,),
+                                              "mark_centre": (None, "a1")}
 
 
 class RegistryError(RuntimeError):

@@ -8,26 +8,29 @@ game key, so adding a game adds no code here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engines.base import State
 from render.common import palette_png, player_names
 from render.games import RENDERERS
+from render.marks import apply_marks
 from render.texts import speaking, tr
 
 
 def board_png(state: State, *, last_turn: Sequence[str] | None = None,
-              names: Sequence[str] | None = None, previous: State | None = None, language: str = "en") -> bytes:
+              names: Sequence[str] | None = None, previous: State | None = None, language: str = "en",
+              marks: Mapping[str, Sequence[str]] | None = None) -> bytes:
     """The board image of ``state`` as PNG bytes: identical bytes for identical input.
 
     ``last_turn`` is the moves of the turn just played (highlighted), ``names`` the players' display names
     by seat, ``previous`` the state before ``last_turn`` when known (Tintas needs it to start the path),
-    ``language`` the language of its words (see ``render.texts``).
+    ``language`` the language of its words (see ``render.texts``), ``marks`` keys to write on cells (the
+    picker's candidates: ``render.marks``).
     """
     renderer = RENDERERS[state.game.key]
     with speaking(language):
         shown = shown_names(state, names)
-        image = renderer.draw(state, list(last_turn or ()), shown, previous)
+        image = apply_marks(renderer, renderer.draw(state, list(last_turn or ()), shown, previous), state, marks)
     return palette_png(image, renderer.palette(state))
 
 

@@ -34,6 +34,11 @@ class Renderer(Protocol):
         """The game's fixed palette (a 'P' image, ``render.common.stored_palette``) every board maps onto."""
         ...
 
+    def mark_centre(self, state: State, cell: str) -> tuple[float, float] | None:
+        """Where a picker's key for ``cell`` goes on the board of ``state`` (``render.marks``); None: a cell the
+        board does not draw."""
+        ...
+
 
 RENDERERS: dict[str, Renderer] = {
     "tintas": tintas,
@@ -44,5 +49,5 @@ RENDERERS: dict[str, Renderer] = {
 }
 """Game key -> its renderer, in the order of ``engines.GAMES``."""
 
-RENDERER_MEMBERS = ("TEXTS", "draw", "palette")
+RENDERER_MEMBERS = ("TEXTS", "draw", "mark_centre", "palette")
 """The members of ``Renderer``, for the start-up check of modules mypy did not see."""

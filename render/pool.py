@@ -80,8 +80,8 @@ def _ready() -> int:
 
 
 def _board(state: State, last_turn: Sequence[str], names: Sequence[str] | None, previous: State | None,
-           language: str = "en") -> bytes:
-    return board_png(state, last_turn=last_turn, names=names, previous=previous, language=language)
+           language: str = "en", marks: Mapping[str, Sequence[str]] | None = None) -> bytes:
+    return board_png(state, last_turn=last_turn, names=names, previous=previous, language=language, marks=marks)
 
 
 def _replay(game: str, frames: list, names: Sequence[str] | None, language: str, budget: int) -> bytes:
@@ -115,11 +115,14 @@ class RenderPool:
                                         for f in self._started)
 
     async def board(self, state: State, *, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
-                    previous: State | None = None, language: str = "en") -> bytes:
+                    previous: State | None = None, language: str = "en",
+                    marks: Mapping[str, Sequence[str]] | None = None) -> bytes:
+        """A board (``render.board_png``); ``marks``: keys written on cells (``render.marks``)."""
         if self._executor is None:
-            return await asyncio.to_thread(_board, state, list(last_turn), names, previous, language)
+            return await asyncio.to_thread(_board, state, list(last_turn), names, previous, language, marks)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _board, state, list(last_turn), names, previous, language)
+        return await loop.run_in_executor(self._executor, _board, state, list(last_turn), names, previous, language,
+                                          marks)
 
     async def replay(self, game: str, frames: list, names: Sequence[str] | None, language: str = "en", *,
                      budget: int = DEFAULT_BUDGET) -> bytes:

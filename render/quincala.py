@@ -1011,3 +1011,15 @@ def sampled_palette() -> Image.Image:
 def palette(state: State | None = None) -> Image.Image:
     """The fixed palette every Quincala board maps onto (stored from ``sampled_palette``)."""
     return stored_palette("quincala")
+
+
+def mark_centre(state: State, cell: str) -> tuple[int, int] | None:
+    """Where a picker's key for ``cell`` goes (``render.marks``): in the top of the dot's area, above a low
+    tower (the board names no dot)."""
+    if cell not in _CENTRES:
+        return None
+    x, y = _CENTRES[cell]
+    return x, y - MARK_RISE
+
+
+MARK_RISE = 31                 # a mark's centre above its dot: the top of the dot's area (STEP_Y / 2 - 18)

@@ -901,4 +901,13 @@ def palette_samples() -> list[tuple[RincalaState, list[str], list[Sowing], list[
             (full, names, fake, [s.move for s in fake])]
 
 
-__all__ = ["TEXTS", "draw", "hollow_box", "palette", "piece_box"]
+__all__ = ["TEXTS", "draw", "hollow_box", "mark_centre", "palette", "piece_box"]
+
+
+def mark_centre(state: State, cell: str) -> Point | None:
+    """Where a picker's key for hollow ``cell`` (its letter) goes (``render.marks``): over the letter in the
+    hollow's head, its stack visible."""
+    if len(cell) != 1 or cell not in HOLLOWS:
+        return None
+    x0, y0, x1, _ = hollow_box(HOLLOWS.index(cell))
+    return (x0 + x1) / 2, y0 + CAP_PAD + CAP_HEAD / 2

@@ -644,3 +644,12 @@ def sampled_palette() -> Image.Image:
 def palette(state: State | None = None) -> Image.Image:
     """The fixed palette every Roocala board is mapped onto (stored from ``sampled_palette``; both variants)."""
     return stored_palette("roocala")
+
+
+def mark_centre(state: State, cell: str) -> tuple[float, float] | None:
+    """Where a picker's key for ``cell`` goes (``render.marks``): over the cell's coordinate, the stack visible."""
+    centres = _centres(state.variant or "hex")
+    if cell not in centres:
+        return None
+    x, y = centres[cell]
+    return x, y + LABEL_DY

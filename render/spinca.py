@@ -1032,3 +1032,12 @@ def palette(state: State | None = None) -> Image.Image:
     """The fixed palette of every Spinca board (the same for every player count), stored from
     ``sampled_palette``."""
     return stored_palette("spinca")
+
+
+def mark_centre(state: State, cell: str) -> tuple[float, float] | None:
+    """Where a picker's key for ``cell`` goes (``render.marks``): over the cell's name in the exploded view,
+    the marble's colour visible around it."""
+    if cell not in INDEX:
+        return None
+    x, y = cell_centre(cell)
+    return x, y + NAME_DY

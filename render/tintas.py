@@ -817,3 +817,9 @@ def palette(state: State | None = None) -> Image.Image:
     """The game's fixed PNG palette (a 'P' image), as stored from ``sampled_palette``: a median cut over sample
     boards plus every flat colour a board uses (pieces, ghosts, highlights, the winner badge) kept exact."""
     return stored_palette("tintas")
+
+
+def mark_centre(state: State, cell: str) -> Point | None:
+    """Where a picker's key for ``cell`` goes (``render.marks``): over the cell's label, the piece left visible."""
+    label = cell.upper()
+    return label_centre(label) if label in AXIAL else None

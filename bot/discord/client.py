@@ -65,7 +65,6 @@ class GameBot(discord.Client):
         self.render_processes = render_processes  # 0: draw in a thread (tests); None: render.pool.default_processes()
         self._renders: RenderPool | None = None
         self.poster = Poster(self)
-        self.drafts = picker.Drafts()      # partial turns of the picker (bot.discord.picker), in this process
         self.locales = LocaleMemory()     # each user's Discord locale as last stored (DMs speak it)
         self._scheduler: Scheduler | None = None
         self._dispatcher: Dispatcher | None = None

@@ -1,13 +1,14 @@
 """Play a turn by tapping: the Play button on a board and the private picker it opens.
 
 The picker lists the current step's options (``engines.steps``, game-agnostic: no game has picker code) in a
-select menu, with Back and Cancel; when the turn is complete it shows the turn and Confirm, which submits it
-through the same path as ``/<game> move`` (``Play.submit_turn``, guarded by the ply the player saw).
+select menu, each keyed by a number that the preview image writes on the cells the option involves
+(``render.marks``), with Back and Cancel; when the turn is complete it shows the board after it and Confirm,
+which submits it through the same path as ``/<game> move`` (``Play.submit_turn``, guarded by the ply the player
+saw).
 
-The partial turn is kept by the bot, not in custom ids (they carry only the match id, the ply and a short
-action): in memory, per process, keyed by (match, ply, user), dropped after ``PICKER_TIMEOUT``. A restart or
-another process forgets it: the picker then says so and offers to start again (v1; a database table would
-survive both).
+The partial turn is kept in the database by ``bot.services.drafts`` (per match, ply and player; it expires
+``PICKER_TIMEOUT`` after its last pick), not in custom ids (they carry only the match id, the ply, the step
+and a short action): it survives a restart, and the next tap may land in another process.
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -28,14 +27,13 @@ from bot.discord.interaction import acknowledged, app, info_embed
 from bot.i18n import N_, T, _, pgettext
 from bot.i18n import current as current_language
 from bot.model import Match, NotAllowed, ServiceError
+from bot.services.drafts import Draft, Drafts
 from engines import State
-from engines.base import IllegalMove
-from engines.steps import StepOption, picked_turn, step_options, turn_state
+from engines.steps import StepOption, turn_state
 
 log = logging.getLogger(__name__)
 
 PREVIEW_FILE = "preview.png"
-PICKER_TIMEOUT = 15 * 60.0     # seconds a partial turn is kept after its last pick (an interaction token's life)
 MAX_LABEL = 100                # Discord's limit for a select option's label and description
 
 PLAY_LABEL = N_("Play")
@@ -46,52 +44,28 @@ NOT_YOUR_TURN = N_("Not your turn — {player} is to move.")
 MATCH_OVER = N_("This match is over.")
 
 
-@dataclass
-class Draft:
-    """The options picked so far in one player's turn, and when that expires."""
-
-    picks: list[StepOption] = field(default_factory=list)
-    expires: float = 0.0
-
-    def built(self) -> tuple[list[str], str]:
-        """The whole moves chosen, and the text of the move being built."""
-        return picked_turn(self.picks)
-
-
-class Drafts:
-    """Partial turns in memory, keyed by (match, ply, user); one expires ``timeout`` seconds after its last use."""
-
-    def __init__(self, timeout: float = PICKER_TIMEOUT, clock: Callable[[], float] = time.monotonic):
-        self.timeout, self.clock = timeout, clock
-        self._items: dict[tuple[int, int, int], Draft] = {}
-
-    def get(self, key: tuple[int, int, int]) -> Draft | None:
-        """The live draft of ``key`` (its expiry renewed), or None."""
-        now = self.clock()
-        self._items = {k: d for k, d in self._items.items() if d.expires > now}   # forget the expired ones
-        draft = self._items.get(key)
-        if draft is not None:
-            draft.expires = now + self.timeout
-        return draft
-
-    def start(self, key: tuple[int, int, int]) -> Draft:
-        draft = Draft(expires=self.clock() + self.timeout)
-        self._items[key] = draft
-        return draft
-
-    def drop(self, key: tuple[int, int, int]) -> None:
-        self._items.pop(key, None)
-
-
 def drafts_of(interaction: discord.Interaction) -> Drafts:
-    return app(interaction).drafts
+    return app(interaction).services.drafts
 
 
-def option_label(option: StepOption) -> str:
-    """What a select option reads: the move so far, and for a group how many moves it holds."""
-    if option.group or not option.complete:
-        return wording.step_group(option.text, option.count)[:MAX_LABEL]
-    return option.text[:MAX_LABEL]
+def option_key(index: int) -> str:
+    """The key of a step's option: in its menu label and on the cells the preview marks (1, 2, …)."""
+    return str(index + 1)
+
+
+def option_label(option: StepOption, index: int) -> str:
+    """What a select option reads: its key, the move so far, and for a group how many moves it holds."""
+    text = wording.step_group(option.text, option.count) if option.group or not option.complete else option.text
+    return f"{option_key(index)} · {text}"[:MAX_LABEL]
+
+
+def marks_of(options: Sequence[StepOption]) -> dict[str, list[str]]:
+    """The keys to write on each cell the options involve (several options may share a cell)."""
+    marks: dict[str, list[str]] = {}
+    for index, option in enumerate(options):
+        for cell in option.cells:
+            marks.setdefault(cell, []).append(option_key(index))
+    return marks
 
 
 def option_description(option: StepOption) -> str | None:
@@ -130,8 +104,7 @@ async def open_picker(interaction: discord.Interaction, match_id: int) -> None:
     """A fresh picker on the match's current position, in the interaction's reply."""
     match = await app(interaction).services.queries.in_server(match_id, interaction.guild_id or 0)
     _check_mover(match, interaction.user.id)
-    key = (match.id, match.ply, interaction.user.id)
-    await show(interaction, match, drafts_of(interaction).start(key))
+    await show(interaction, match, await drafts_of(interaction).start(match, interaction.user.id))
 
 
 class PickerItem(ui.DynamicItem[ui.Button], template=r"pk:(?P<id>\d{1,19}):(?P<ply>\d{1,9}):(?P<action>[bxco])"):
@@ -149,9 +122,8 @@ class PickerItem(ui.DynamicItem[ui.Button], template=r"pk:(?P<id>\d{1,19}):(?P<p
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with acknowledged(interaction, update=True):
-            key = (self.match_id, self.ply, interaction.user.id)
             if self.action == "x":
-                drafts_of(interaction).drop(key)
+                await drafts_of(interaction).drop(self.match_id, self.ply, interaction.user.id)
                 await say(interaction, _("Turn cancelled; nothing was played."), ui.View())
                 return
             if self.action == "o":
@@ -161,9 +133,7 @@ class PickerItem(ui.DynamicItem[ui.Button], template=r"pk:(?P<id>\d{1,19}):(?P<p
             if draft is None:
                 return
             if self.action == "b":
-                if draft.picks:
-                    draft.picks.pop()
-                await show(interaction, match, draft)
+                await show(interaction, match, await drafts_of(interaction).back(draft))
             elif self.action == "c":
                 await confirm(interaction, match, draft, self.ply)
 
@@ -186,12 +156,9 @@ class PickerSelect(ui.DynamicItem[ui.Select], template=r"ps:(?P<id>\d{1,19}):(?P
             match, draft = await current(interaction, self.match_id, self.ply)
             if draft is None:
                 return
-            options = next_options(match, draft)
             picked = (self.item.values or ["-1"])[0]
-            if self.step != len(draft.picks) or not picked.isdigit() or int(picked) >= len(options):
-                raise ServiceError(T("This menu is out of date; use the latest one."))
-            draft.picks.append(options[int(picked)])
-            await show(interaction, match, draft)
+            index = int(picked) if picked.isdigit() else -1
+            await show(interaction, match, await drafts_of(interaction).pick(match, draft, self.step, index))
 
 
 async def current(interaction: discord.Interaction, match_id: int, ply: int) -> tuple[Match, Draft | None]:
@@ -199,12 +166,11 @@ async def current(interaction: discord.Interaction, match_id: int, ply: int) -> 
     says so (offering a fresh one) and the draft is None."""
     match = await app(interaction).services.queries.in_server(match_id, interaction.guild_id or 0)
     _check_mover_or_stale(match, interaction.user.id, ply)
-    key = (match_id, ply, interaction.user.id)
     if match.ply != ply:
-        drafts_of(interaction).drop(key)
+        await drafts_of(interaction).drop(match_id, ply, interaction.user.id)
         await say(interaction, _("The match moved on since this picker was opened."), _reopen_view(match))
         return match, None
-    draft = drafts_of(interaction).get(key)
+    draft = await drafts_of(interaction).get(match, interaction.user.id)
     if draft is None:
         await say(interaction, _("This picker expired; open it again to choose your turn."), _reopen_view(match))
     return match, draft
@@ -226,19 +192,10 @@ def _reopen_view(match: Match) -> ui.View:
     return view
 
 
-def next_options(match: Match, draft: Draft) -> list[StepOption]:
-    state = match.position
-    turn, chosen = draft.built()
-    try:
-        return step_options(state, turn, chosen)
-    except IllegalMove:          # cannot happen for picks made here on this position; start the turn again
-        draft.picks.clear()
-        return step_options(state)
-
-
 async def show(interaction: discord.Interaction, match: Match, draft: Draft) -> None:
-    """The picker for ``draft``: the next step's menu, or the finished turn with Confirm."""
-    options = next_options(match, draft)
+    """The picker for ``draft``: the next step's menu and the board with its options' keys on their cells, or
+    the board after the finished turn with Confirm."""
+    options = draft.options(match.position)
     turn, chosen = draft.built()
     lines = [f"**{wording.board_caption(match)}**"]
     view = ui.View(timeout=None)
@@ -246,9 +203,9 @@ async def show(interaction: discord.Interaction, match: Match, draft: Draft) -> 
         so_far = " ".join([*turn, chosen]).strip()
         if so_far:
             lines.append(_("Your turn so far: **{moves}**").format(moves=so_far))
-        lines.append(_("Choose the next step of your turn."))
+        lines.append(_("Choose the next step of your turn; the numbers are marked on the board."))
         view.add_item(PickerSelect(match.id, match.ply, len(draft.picks), [
-            discord.SelectOption(label=option_label(o), value=str(i), description=option_description(o))
+            discord.SelectOption(label=option_label(o, i), value=str(i), description=option_description(o))
             for i, o in enumerate(options)]))
     else:
         lines.append(_("Your turn: **{moves}**").format(moves=turn_text(match.position, turn)))
@@ -256,7 +213,7 @@ async def show(interaction: discord.Interaction, match: Match, draft: Draft) -> 
         view.add_item(PickerItem(match.id, match.ply, "c", label=_(CONFIRM_LABEL)))
     view.add_item(PickerItem(match.id, match.ply, "b", label=_(BACK_LABEL), disabled=not draft.picks))
     view.add_item(PickerItem(match.id, match.ply, "x", label=pgettext("picker", "Cancel")))
-    await say(interaction, "\n".join(lines), view, [] if options else [await preview(interaction, match, turn)])
+    await say(interaction, "\n".join(lines), view, [await preview(interaction, match, turn, marks_of(options))])
 
 
 async def say(interaction: discord.Interaction, text: str, view: ui.View, files: Sequence[discord.File] = ()) -> None:
@@ -270,13 +227,16 @@ async def say(interaction: discord.Interaction, text: str, view: ui.View, files:
         log.warning("could not show the picker of interaction %s: %s", interaction.id, exc.status)
 
 
-async def preview(interaction: discord.Interaction, match: Match, turn: list[str]) -> discord.File:
-    """The board after the chosen turn, drawn in the render pool as a board post is."""
+async def preview(interaction: discord.Interaction, match: Match, turn: list[str],
+                  marks: dict[str, list[str]]) -> discord.File:
+    """The board after the moves chosen so far (as the board post will show it), with ``marks`` (keys on
+    cells), drawn in the render pool as a board post is."""
     after = turn_state(match.position, turn)
-    png = await app(interaction).renders.board(after, last_turn=turn, names=match.names, previous=match.position,
-                                               language=current_language())
+    last, before = (turn, match.position) if turn else (match.last_turn, match.previous)
+    png = await app(interaction).renders.board(after, last_turn=last, names=match.names, previous=before,
+                                               language=current_language(), marks=marks)
     return discord.File(io.BytesIO(png), filename=PREVIEW_FILE,
-                        description=wording.board_alt_text(match, after, turn))
+                        description=wording.board_alt_text(match, after, last))
 
 
 def turn_text(state: State, turn: list[str]) -> str:
@@ -287,13 +247,13 @@ def turn_text(state: State, turn: list[str]) -> str:
 async def confirm(interaction: discord.Interaction, match: Match, draft: Draft, ply: int) -> None:
     """Submit the built turn as ``/<game> move`` does, guarded by the ply the player saw."""
     turn, chosen = draft.built()
-    if chosen or next_options(match, draft):
+    if chosen or draft.options(match.position):
         raise ServiceError(T("Your turn is not complete yet."))
     bot = app(interaction)
     await bot.services.play.submit_turn(match, interaction.user.id, turn, guild_id=interaction.guild_id or 0,
                                         expected_ply=ply,
                                         told=[bot.poster.reply_row(interaction, "board", _("✅ Move played."))])
-    drafts_of(interaction).drop((match.id, ply, interaction.user.id))
+    await drafts_of(interaction).drop(match.id, ply, interaction.user.id)
     await interaction.edit_original_response(embed=None, view=None)    # the reply row writes the answer
     await bot.dispatcher.deliver_pending(match.id)
 

@@ -2,8 +2,8 @@
 
 ``Services`` wires them: ``challenges`` (open, answer, start), ``play`` (turns, resignations, aborts),
 ``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches), ``settings_service`` (one /settings
-command, one transaction), ``fairplay`` (what no analysis may look at). The Discord front end and the terminal
-both reach them through it.
+command, one transaction), ``fairplay`` (what no analysis may look at), ``drafts`` (the picker's partial
+turns). The Discord front end and the terminal both reach them through it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from bot.services.challenges import Challenges
 from bot.services.clocks import Clocks
 from bot.services.context import Clock, Context, utcnow
 from bot.services.digests import Digests
+from bot.services.drafts import Drafts
 from bot.services.draws import Draws
 from bot.services.fairplay import FairPlay
 from bot.services.hints import Hints
@@ -47,6 +48,7 @@ class Services:
         self.hints = Hints(self.ctx)
         self.settings_service = Settings(self.ctx, self.away, self.digests)
         self.bumps = Bumps(self.ctx, self.queries)
+        self.drafts = Drafts(self.ctx)          # the picker's partial turns
         self.fairplay = FairPlay(self.ctx)
         self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
 

@@ -89,6 +89,8 @@ async def populate(where: str | Path) -> dict[str, int]:
         active = await play_out(services, await started(services, "spinca", 3, days=2), rng, turns=5)
         assert active.status == "active" and active.row.deadline_at
         await services.bumps.bump(active.id, ANN.user_id, guild_id=GUILD, manager=False)
+        picking = await services.drafts.start(active, active.to_move_user.user_id)      # a turn being picked
+        await services.drafts.pick(active, picking, 0, 0)
         challenge = await services.challenges.challenge("roocala", guild_id=GUILD, channel_id=CHANNEL,
                                                         challenger=ANN, opponents=[BOB], days_per_move=1)
         assert challenge.status == "challenge"

@@ -10,7 +10,7 @@ from ai.policies import POLICIES
 from bot.registry import RegistryError, check_games
 from engines import GAMES
 from engines.base import Termination
-from render.games import RENDERERS
+from render.games import RENDERER_MEMBERS, RENDERERS
 
 
 def test_the_registered_games_pass_the_start_up_check():
@@ -41,7 +41,7 @@ def test_a_game_key_that_cannot_be_a_command_fails_early(key, message):
 def fake_renderer(**members) -> types.ModuleType:
     """A game's renderer module as a new game might write it: Tintas's members, but those given."""
     module = types.ModuleType("render.hexa")
-    for name in ("TEXTS", "draw", "palette"):
+    for name in RENDERER_MEMBERS:
         setattr(module, name, getattr(RENDERERS["tintas"], name))
     for name, value in members.items():
         if value is None:

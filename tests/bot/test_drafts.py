@@ -1,0 +1,133 @@
+"""The picker's partial turns in the database (bot.services.drafts), on SQLite and on PostgreSQL: a draft made by
+one process is continued by another and survives a restart; a draft of a position the match has left is never
+made or changed; of two taps at once one lands; a draft expires PICKER_TIMEOUT after its last pick."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.model import ServiceError, StalePosition
+from bot.services import Services
+from bot.services.drafts import PICKER_TIMEOUT
+from bot.store import Database
+from tests.bot.support import GUILD, boards, cards, running
+from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL
+
+BACKENDS = BOTH_BACKENDS     # each test runs on SQLite and on PostgreSQL
+
+
+@pytest.fixture
+async def other(db_path, clock):
+    """A second bot process: its own connection to the same database."""
+    db = await Database.open(db_path)
+    yield Services(db, clock=clock, seed_source=random.Random(8))
+    await db.close()
+
+
+async def started(services: Services, game: str = "roocala"):
+    match = await services.challenges.challenge(game, guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                                opponents=[BOB])
+    await services.challenges.accept(match.id, BOB, guild_id=GUILD)
+    return await services.queries.get(match.id)
+
+
+def mover(match) -> int:
+    return match.to_move_user.user_id
+
+
+async def test_a_draft_made_by_one_process_is_continued_by_another(services, other):
+    match = await started(services)
+    who = mover(match)
+    draft = await services.drafts.pick(match, await services.drafts.start(match, who), 0, 0)
+    there = await other.drafts.get(await other.queries.get(match.id), who)
+    assert there is not None and [p.text for p in there.picks] == [p.text for p in draft.picks]
+    there = await other.drafts.pick(match, there, 1, 0)                  # the next tap lands in the other process
+    here = await services.drafts.get(match, who)
+    assert here is not None and [p.text for p in here.picks] == [p.text for p in there.picks]
+    assert len(here.picks) == 2 and here.picks[0].text == draft.picks[0].text
+
+
+async def test_a_draft_of_a_position_the_match_left_is_refused(services, other):
+    """The match was read at ply p; meanwhile it moved on (here: a turn played by another process). Neither a
+    new draft nor a pick is stored for ply p."""
+    match = await started(services)
+    who = mover(match)
+    draft = await services.drafts.start(match, who)
+    turn = [match.position.legal_moves()[0]]
+    await other.play.submit_turn(match.id, who, turn, guild_id=GUILD)
+    with pytest.raises(ServiceError, match="out of date"):
+        await services.drafts.pick(match, draft, 0, 0)                   # `match` is the stale read at ply p
+    with pytest.raises(StalePosition, match="moved on"):
+        await services.drafts.start(match, who)
+    assert await services.db.fetchall("SELECT picks FROM picker_drafts WHERE match_id = ? AND picks <> '[]'",
+                                      (match.id,)) == []
+
+
+async def test_two_taps_at_once_land_once(services, other):
+    """Two picks of the same step read the same draft (two pickers, two processes): one is stored, the other is
+    refused as out of date, whichever comes first (on PostgreSQL truly at once)."""
+    match = await started(services)
+    who = mover(match)
+    await services.drafts.start(match, who)
+    for _ in range(5):
+        here, there = await services.drafts.get(match, who), await other.drafts.get(match, who)
+        assert here is not None and there is not None and here.picks == there.picks
+        step = len(here.picks)
+        if not here.options(match.position):
+            break
+        results = await asyncio.gather(services.drafts.pick(match, here, step, 0),
+                                       other.drafts.pick(match, there, step, 0), return_exceptions=True)
+        assert sum(not isinstance(r, Exception) for r in results) == 1, results
+        assert all("out of date" in str(r) for r in results if isinstance(r, Exception))
+        now = await services.drafts.get(match, who)
+        assert now is not None and len(now.picks) == step + 1
+
+
+async def test_a_draft_expires_after_the_timeout_and_its_row_is_dropped(services, clock):
+    match = await started(services)
+    who = mover(match)
+    draft = await services.drafts.start(match, who)
+    clock.advance(seconds=PICKER_TIMEOUT.total_seconds() - 60)
+    draft = await services.drafts.pick(match, draft, 0, 0)               # a pick renews it
+    clock.advance(seconds=PICKER_TIMEOUT.total_seconds() - 60)
+    assert await services.drafts.get(match, who) is not None
+    clock.advance(seconds=61)
+    assert await services.drafts.get(match, who) is None
+    with pytest.raises(ServiceError, match="out of date"):
+        await services.drafts.pick(match, draft, 1, 0)                   # an expired draft is not continued
+    await services.drafts.start(match, 999)                              # any new draft drops the expired ones
+    rows = await services.db.fetchall("SELECT user_id FROM picker_drafts")
+    assert [int(r[0]) for r in rows] == [999]
+
+
+def private(out) -> int:
+    """The id of the picker's message that an answer edited."""
+    return [s for s in out if s.ephemeral and s.message_id][-1].message_id
+
+
+async def test_a_turn_being_picked_survives_a_restart(db_path, clock):
+    """The first bot process opens the picker and picks once; after a restart, the second takes the next picks
+    from the old picker's menu and confirms the turn."""
+    async with running(db_path, clock) as (fake, (ann, bob)):
+        card = cards(await fake.slash(ann, "roocala challenge", opponent=bob))[0]
+        board = boards(await fake.click(bob, card.button("Accept")["custom_id"], message=card))[-1]
+        match = (await fake.client.services.queries.matches_of(11, guild_id=GUILD, game="roocala"))[0]
+        who = mover(match)
+        shown = fake.message(private(await fake.click(who, f"pl:{match.id}", message=board)))
+        menu = next(c for c in shown.components if c["type"] == 3)
+        shown = fake.message(private(await fake.select(who, menu["custom_id"], [menu["options"][0]["value"]],
+                                                       message=shown)))
+    async with running(db_path, clock) as (fake, _people):
+        for _ in range(5):
+            menu = next((c for c in shown.components if c["type"] == 3), None)
+            if menu is None:
+                break
+            out = await fake.select(who, menu["custom_id"], [menu["options"][0]["value"]], message=shown)
+            assert "expired" not in out[-1].text()
+            shown = fake.message(private(out))
+        assert "Confirm to play it." in shown.text()
+        await fake.click(who, f"pk:{match.id}:{match.ply}:c", message=shown)
+        assert (await fake.client.services.queries.get(match.id)).ply == match.ply + 1
