@@ -63,6 +63,7 @@ GAME_OVER_WINS = "Game over: {name} wins"
 GAME_OVER_SHARE = "Game over: {names} share the win"
 NAMES_AND = "{first} and {last}"
 LAST_TURN = "Last turn"
+LAST_TURN_BY = "Last turn by {name}:"
 DROP_EMPTY = "{drop} (empty)"
 JUMPED_FULL = "jumped full {hollows}"
 COLLECTED = "collected {pieces}"
@@ -72,8 +73,8 @@ POINTS = "{n} pts"
 NONE_YET = "none yet"
 FULL_LABEL = "FULL"
 FULL_LEGEND = ("8 pieces:", "jumped")     # the legend of the FULL badge, two lines
-TEXTS = (TO_MOVE, MUST_MOVE_AGAIN, FIRST_TURN, GAME_OVER_WINS, GAME_OVER_SHARE, NAMES_AND, LAST_TURN, DROP_EMPTY,
-         JUMPED_FULL, COLLECTED, COLLECTED_FROM, POINT, POINTS, NONE_YET, FULL_LABEL, *FULL_LEGEND)
+TEXTS = (TO_MOVE, MUST_MOVE_AGAIN, FIRST_TURN, GAME_OVER_WINS, GAME_OVER_SHARE, NAMES_AND, LAST_TURN, LAST_TURN_BY,
+         DROP_EMPTY, JUMPED_FULL, COLLECTED, COLLECTED_FROM, POINT, POINTS, NONE_YET, FULL_LABEL, *FULL_LEGEND)
 
 # --- geometry (pixels) ------------------------------------------------------------------------------------
 WIDTH = 880
@@ -473,17 +474,20 @@ def _static_layer(lang: str) -> Image.Image:   # not cached: ``_tall_static`` (c
 def draw(state: RincalaState, last_turn: list[str], names: list[str] | None,
          previous: RincalaState | None) -> Image.Image:
     names = list(names) if names else [tr(seat) for seat in state.game.seat_names(state.players)]
-    return compose(state, names, replay(previous, last_turn), last_turn)
+    mover = previous.to_move if previous is not None else None
+    return compose(state, names, replay(previous, last_turn), last_turn, mover)
 
 
 def compose(state: RincalaState, names: Sequence[str], sowings: Sequence[Sowing],
-            moves: Sequence[str]) -> Image.Image:
-    """The board of ``state`` with ``sowings`` (the last turn, worked out) drawn on it."""
+            moves: Sequence[str], mover: int | None = None) -> Image.Image:
+    """The board of ``state`` with ``sowings`` (the last turn, worked out, played by seat ``mover``) drawn on
+    it."""
     runs, sub = status(state, names)
     lines = last_turn_lines(moves, sowings)
+    heading = last_turn_heading(names[mover], WIDTH - 2 * MARGIN) if lines and mover is not None else None
     top = panel_top(len(sub))
     panel_bottom = top + ROW_H * state.players
-    height = panel_bottom + (10 + LINE_H * len(lines) if lines else 0) + 12
+    height = panel_bottom + (10 + LINE_H * (len(lines) + (heading is not None)) if lines else 0) + 12
     image = canvas(height)
     d = ImageDraw.Draw(image)
     x: float = MARGIN
@@ -497,10 +501,21 @@ def compose(state: RincalaState, names: Sequence[str], sowings: Sequence[Sowing]
     draw_players(image, d, state, names, top)
     if lines:
         y = panel_bottom + 10
-        paste_text(image, (MARGIN, y + LINE_H / 2), tr(LAST_TURN), TEXT_SIZE, INK)
+        if heading is not None:          # 'Last turn by <name>:' on a line of its own, the sowings under it
+            draw_name(d, (MARGIN, y + LINE_H / 2), heading, TEXT_SIZE, bold=True, anchor="lm")
+            y += LINE_H
+        else:
+            paste_text(image, (MARGIN, y + LINE_H / 2), tr(LAST_TURN), TEXT_SIZE, INK)
         for i, line in enumerate(lines):
             draw_words(image, (TURN_X, y + LINE_H * i + LINE_H / 2), line)
     return image
+
+
+def last_turn_heading(name: str, room: float) -> str:
+    """'Last turn by <name>:' in at most ``room`` pixels: only the name gives way."""
+    before, after = split(LAST_TURN_BY)
+    rest = name_length(before + after, TEXT_SIZE, bold=True)
+    return before + fit_name(name, TEXT_SIZE, max(room - rest, 40.0), bold=True) + after
 
 
 CANVAS_H = 1800      # the static layer continued in the page colour: a board is one crop of it

@@ -105,11 +105,11 @@ ROW_LEFT_TEAM = "{left} left · team {points}"
 ROW_END = "{points} · inner {inner}"
 ROW_END_TEAM = "team {points} · inner {inner}"
 ROW_TO_MOVE = "◀ to move"
-LAST_PLACED = "Last turn ({seat}): placed {cell}."
-LAST_SLID = "Last turn ({seat}): slid {marble} {slide}, placed {cell}."
-LAST_SLID_TUMBLED = "Last turn ({seat}): slid {marble} {slide}, {tumbles}, placed {cell}."
-LAST_SHORT = "Last turn ({seat}): {slide}, placed {cell}."                 # when the long one does not fit
-LAST_SHORT_TUMBLED = "Last turn ({seat}): {slide} ({tumbles}), placed {cell}."
+LAST_PLACED = "Last turn by {name}: placed {cell}."
+LAST_SLID = "Last turn by {name}: slid {marble} {slide}, placed {cell}."
+LAST_SLID_TUMBLED = "Last turn by {name}: slid {marble} {slide}, {tumbles}, placed {cell}."
+LAST_SHORT = "Last turn by {name}: {slide}, placed {cell}."                 # when the long one does not fit
+LAST_SHORT_TUMBLED = "Last turn by {name}: {slide} ({tumbles}), placed {cell}."
 MARBLE = {"W": "the white marble", "B": "the black marble", "R": "the red marble", "?": "a marble"}
 TUMBLED = "{cell} tumbled to {to}"
 TUMBLED_SOME = "a marble tumbled to {to}"
@@ -354,18 +354,20 @@ def _face_line(colour: str, groups: tuple[int, ...], score: int, lang: str) -> s
     return _fit(candidates[-1], FACE_TEXT_W)
 
 
-def _last_turn(state, last_turn: Sequence[str], previous) -> tuple[tuple[str, str] | None, list[str],
-                                                                       str | None, str]:
-    """(slide (from, to) or None, cells where tumbled marbles landed, placed cell, a sentence) of the turn."""
+def _last_turn(state, last_turn: Sequence[str], previous, names: Sequence[str] | None = None
+               ) -> tuple[tuple[str, str] | None, list[str], str | None, str]:
+    """(slide (from, to) or None, cells where tumbled marbles landed, placed cell, a sentence naming the player who
+    played the turn, from ``names`` by seat) of the turn."""
     if not last_turn or not state.count:
         return None, [], None, ""
     try:
         src, dst, place = parse_turn(last_turn[0])
     except ValueError:
         return None, [], None, ""
-    who = tr(SEAT_NAMES[state.players][(state.count - 1) % state.players])
+    seat = (state.count - 1) % state.players
+    who = names[seat] if names and seat < len(names) else tr(SEAT_NAMES[state.players][seat])
     if src < 0:
-        return None, [], NAMES[place], tr(LAST_PLACED).format(seat=who, cell=NAMES[place])
+        return None, [], NAMES[place], _named(LAST_PLACED, who, cell=NAMES[place])
     slide = (NAMES[src], NAMES[dst])
     if previous is not None:
         drops = previous.tumbles(last_turn[0])
@@ -377,14 +379,23 @@ def _last_turn(state, last_turn: Sequence[str], previous) -> tuple[tuple[str, st
     if drops:
         tumbles = ", ".join(tr(TUMBLED).format(cell=a, to=b) if a != "?" else tr(TUMBLED_SOME).format(to=b)
                             for a, b in drops)
-        long = tr(LAST_SLID_TUMBLED).format(seat=who, marble=marble, slide=moved, tumbles=tumbles, cell=cell)
-        short = tr(LAST_SHORT_TUMBLED).format(seat=who, slide=moved, cell=cell, tumbles=", ".join(
+        long = _named(LAST_SLID_TUMBLED, who, fit=False, marble=marble, slide=moved, tumbles=tumbles, cell=cell)
+        short = _named(LAST_SHORT_TUMBLED, who, slide=moved, cell=cell, tumbles=", ".join(
             f"{a}↓{b}" if a != "?" else f"↓{b}" for a, b in drops))
     else:
-        long = tr(LAST_SLID).format(seat=who, marble=marble, slide=moved, cell=cell)
-        short = tr(LAST_SHORT).format(seat=who, slide=moved, cell=cell)
-    text = long if text_width(long) <= TEXT_W else short
+        long = _named(LAST_SLID, who, fit=False, marble=marble, slide=moved, cell=cell)
+        short = _named(LAST_SHORT, who, slide=moved, cell=cell)
+    text = long if text_width(long, name=True) <= TEXT_W else short
     return slide, [b for _, b in drops], NAMES[place], text
+
+
+def _named(template: str, who: str, *, fit: bool = True, **values: str) -> str:
+    """``template`` with ``who`` for its ``{name}`` and ``values`` for the rest; with ``fit`` only the name is
+    shortened until the sentence fits the panel's line."""
+    before, after = split(template)
+    head, tail = before.format(**values), after.format(**values)
+    room = TEXT_W - text_width(head + tail) if fit else math.inf
+    return head + (_fit_name(who, TEXT, max(room, 40.0)) if fit else who) + tail
 
 
 def _end_sentence(state: State, names: list[str]) -> tuple[str, list[str]]:
@@ -490,9 +501,12 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
         out.end_sentence, out.end_lines = _end_sentence(state, names)
         for i, line in enumerate(out.end_lines):
             add(Text((x, line_centre(players, i)), line, name=True, bg=PANEL_FILL, role="end"))
+        *_, last_text = _last_turn(state, list(last_turn or ()), previous, names)
+        if last_text and len(out.end_lines) < 2:      # the turn that ended the game, when the sentence leaves room
+            add(Text((x, line_centre(players, 1)), last_text, name=True, bg=PANEL_FILL, role="last"))
     else:
-        *_, last_text = _last_turn(state, list(last_turn or ()), previous)
-        add(Text((x, line_centre(players, 0)), _fit(last_text or tr(NO_LAST_TURN), TEXT_W), bg=PANEL_FILL,
+        *_, last_text = _last_turn(state, list(last_turn or ()), previous, names)
+        add(Text((x, line_centre(players, 0)), last_text or tr(NO_LAST_TURN), name=bool(last_text), bg=PANEL_FILL,
                  role="last"))
         locked = " ".join(state.locked_cells)
         text = tr(LOCKED).format(cells=locked) if locked else tr(LOCKED_NONE)

@@ -429,3 +429,18 @@ def test_a_one_step_sowing_is_clearly_marked_between_the_two_cells(variant, move
         sim_tint = simulate(tint, matrix)
         assert any(contrast(p, sim_tint) >= 4.5 and luminance(p) < 0.05 for p in seen), name
         assert any(luminance(p) > 0.4 and contrast(p, simulate(RR.INK, matrix)) >= 7 for p in seen), name
+
+
+def test_a_draw_is_drawn_as_a_draw_without_the_winner_star_for_both():
+    code = "square " + ",".join("1" if c in ("c3", "c4") else "0"
+                                for c in [f"{f}{r}" for r in range(1, 7) for f in "abcdef"]) + " 19 20 S"
+    st = GAME.decode(code)
+    for move in ["c3 e", "c4 e", "d3 w", "d4 w"] * 2:
+        before, st = st, st.play(move)
+    assert st.winners == (0, 1)                        # a draw
+    img = image(st, last_turn=["d4 w"], names=["Ann", "Bob"], previous=before)
+    assert winner_pixels(img, 0, "square") == winner_pixels(img, 1, "square") == 0
+    for seat in (0, 1):                                # a dark 'DRAW' tag beside each name instead
+        top = RR.panel_top(seat, "square")
+        box = img.crop((RR.MARGIN + 88, top + 12, RR.WIDTH - 260, top + 44))
+        assert sum(1 for p in pixels(box) if luminance(p) < 0.03) >= 400, seat
