@@ -459,15 +459,37 @@ def _static_layer(lang: str) -> Image.Image:   # not cached: ``_tall_static`` (c
         d.text(((left + MINI_W + 8) * s, (ly + PIECE_H / 2) * s), tr(POINTS if value > 1 else POINT).format(n=value),
                font=font(TEXT_SIZE * s, True), fill=INK, anchor="lm")
         ly += PIECE_H + 6
-    right = CX + EDGE_X + CAP_W / 2
-    ly = CY + CAP_H / 2 + 24
-    d.rounded_rectangle(box(right - 72, ly, right, ly + CAP_FOOT - 2), radius=7 * s, fill=INK)
-    _centred_text(d, ((right - 36) * s, (ly + (CAP_FOOT - 2) / 2) * s), tr(FULL_LABEL), font(TEXT_SIZE * s, True),
-                  WHITE)
-    for i, text in enumerate(FULL_LEGEND):
-        d.text((right * s, (ly + CAP_FOOT + 8 + 30 * i) * s), tr(text), font=font(TEXT_SIZE * s), fill=INK,
-               anchor="ra")
     return image.reduce(s)
+
+
+FULL_LEGEND_W = 200      # the room of the FULL legend, right-aligned under the right capsule
+
+
+def full_legend_box() -> tuple[int, int, int, int]:
+    """Where the FULL legend goes (bottom right corner), drawn only on a board with a full hollow."""
+    right = round(CX + EDGE_X + CAP_W / 2)
+    top = round(CY + CAP_H / 2 + 24)
+    return right - FULL_LEGEND_W, top, right, top + CAP_FOOT + 8 + 30 * len(FULL_LEGEND) + 4
+
+
+def full_legend() -> Image.Image:
+    return _full_legend(language())
+
+
+@lru_cache(maxsize=4)
+def _full_legend(lang: str) -> Image.Image:
+    """The FULL badge and its two lines ('8 pieces: jumped') on a clear sprite the size of ``full_legend_box``."""
+    x0, y0, x1, y1 = full_legend_box()
+    w, h = x1 - x0, y1 - y0
+
+    def paint(d: ImageDraw.ImageDraw, s: float) -> None:
+        d.rounded_rectangle(((w - 72) * s, 0, w * s - 1, (CAP_FOOT - 2) * s), radius=7 * s, fill=INK)
+        _centred_text(d, ((w - 36) * s, (CAP_FOOT - 2) / 2 * s), tr(FULL_LABEL), font(round(TEXT_SIZE * s), True),
+                      WHITE)
+        for i, text in enumerate(FULL_LEGEND):
+            d.text((w * s, (CAP_FOOT + 8 + 30 * i) * s), tr(text), font=font(round(TEXT_SIZE * s)), fill=INK,
+                   anchor="ra")
+    return sprite(paint, (w, h))
 
 
 # --- drawing ----------------------------------------------------------------------------------------------
@@ -723,6 +745,9 @@ def draw_hollows(image: Image.Image, state: RincalaState, sowings: Sequence[Sowi
         image.paste(column(stack, ghost), (left, bottom - STACK_H))
         if len(stack) >= FULL:
             paste(image, foot(FULL), foot_centre(hollow))
+    if any(len(stack) >= FULL for stack in state.board):     # the legend only when a hollow is full
+        x0, y0, x1, y1 = full_legend_box()
+        paste(image, full_legend(), ((x0 + x1) / 2, (y0 + y1) / 2))
 
 
 def box_centre(box: tuple[int, int, int, int]) -> Point:
