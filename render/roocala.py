@@ -109,8 +109,9 @@ WHITE = (255, 255, 255)
 
 # Cell slots, relative to the cell centre (y down), the same for hexes and squares (apothem 52).
 LABEL_DY = -28                 # coordinate: ink -37 .. -19 (a descender to -14)
-CONTENT_DY = 4                 # stack / Rook row: about -12 .. +20
-BADGE_DY = 25                  # '+k' / '×k': +13 .. +37 (over the foot of a stack or Rook)
+CONTENT_DY = 1                 # stack / Rook row: -18 .. +19 (a black Rook's halo), under the label
+BADGE_DY = 29                  # '+k' / '×k': +20 .. +37, between the stack and Rook above and a chevron below
+BADGE_H = 18                   # the badge's height (the slot has room for no more)
 RING = 10                      # the move rings: a band this wide inside the cell's rim
 CHEVRON = 12                   # half the chevron's length across the shared side (+2 halo): 14 px each way
 SHARED_DX = 19                 # stack and Rook side by side when they share a cell
@@ -314,7 +315,7 @@ def _rook_sprite(seat: int) -> Image.Image:
 def _stack_sprite(k: int) -> Image.Image:
     """A stack of flat checkers (at most 3 drawn) with the count on the top one, the face at (24, 15)."""
     layers = min(k, 3)
-    w, h, step = (42 if k < 10 else 48), 26, 4
+    w, h, step = (42 if k < 10 else 48), 24, 3
 
     def paint(d: ImageDraw.ImageDraw, s: float) -> None:
         cx, cy = 24, 15
@@ -374,7 +375,7 @@ def _badge_sprite(text: str, capture: bool) -> Image.Image:
     """'+k' (dark red, white halo) or a capture '×k' (white on a red pill with a dark rim)."""
     f = font(TEXT, True)
     w = math.ceil(f.getlength(text)) + (16 if capture else 8)
-    h = 22
+    h = BADGE_H
 
     def paint(d: ImageDraw.ImageDraw, s: float) -> None:
         if capture:
