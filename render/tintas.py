@@ -80,6 +80,7 @@ BOARD_X = WIDTH / 2            # pixel of E4's centre
 BOARD_Y = HEADER_H + 4 + 4 * HEX_H      # the top cell's edge (D7) sits 4 cells above E4
 PIECE_RADIUS = 26
 PIECE_DY = 16                  # the piece sits a little below the centre, the label above it
+PAWN_SCALE = 0.86              # the pawn's size (its head reached the label at 0.92)
 LABEL_DY = -30
 LABEL_SIZE = 28                # cell labels and column letters: ~12.5 px on a 400 px wide phone
 LETTER_SIZE = 26
@@ -146,6 +147,15 @@ def piece_centre(label: str) -> Point:
 
 
 _PIECE_AT = {label: piece_centre(label) for label in LABELS}
+
+
+PAWN_DY = PIECE_DY + 1         # the pawn sits 1 px lower than a piece: its head keeps clear of the label
+
+
+def pawn_centre(label: str) -> Point:
+    """Where the pawn on ``label`` is drawn (the middle of its sprite)."""
+    x, y = cell_centre(label)
+    return x, y + PAWN_DY
 
 
 def label_centre(label: str) -> Point:
@@ -311,7 +321,7 @@ def _pawn_sprite() -> Image.Image:
 
     def paint(d: ImageDraw.ImageDraw, s: float) -> None:
         x, y = size[0] * s / 2, size[1] * s / 2
-        u = 0.92 * s
+        u = PAWN_SCALE * s
         rim = 3 * s
         base = (x - 27 * u, y + 14 * u, x + 27 * u, y + 30 * u)
         body = [(x - 22 * u, y + 22 * u), (x - 7 * u, y - 10 * u), (x + 7 * u, y - 10 * u),
@@ -521,7 +531,7 @@ def draw(state: State, last_turn: Sequence[str] | None = None, names: Sequence[s
             _put(image, _piece_tile(letter), _PIECE_AT[label])
     _last_turn(image, collected, start, was, pawn)
     if pawn:
-        paste(image, _pawn_sprite(), piece_centre(pawn))
+        paste(image, _pawn_sprite(), pawn_centre(pawn))
     d = ImageDraw.Draw(image)
     _header(image, state, moves, names, previous)
     _holdings(image, d, state, holdings, names)
