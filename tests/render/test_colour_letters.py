@@ -12,6 +12,7 @@ from PIL import Image, ImageChops
 from bot.i18n import board_texts
 from engines import GAMES
 from render import board_png, texts
+from render import spinca as rs
 from render import tintas as rt
 from render.common import colour_letter
 
@@ -49,3 +50,30 @@ def test_a_german_tintas_board_draws_german_letters(catalog):
             x, y = rt.piece_centre(label)
             box = (round(x) - 14, round(y) - 10, round(x) + 14, round(y) + 10)
             assert ImageChops.difference(en.crop(box), de.crop(box)).getbbox() is None, label
+
+
+def test_spinca_letters_are_distinct_and_german_black_is_s(catalog):
+    for language in ("en", "de"):
+        with texts.speaking(language):
+            letters = [rs._letter(c) for c in rs.LETTERS]
+        assert len(set(letters)) == 3, letters
+    with texts.speaking("de"):
+        assert rs._letter("B") == "S" and rs._letter("W") == "W"
+
+
+def test_a_german_spinca_board_draws_german_letters(catalog):
+    """The exploded level's marbles carry the letter under their cell name: Schwarz's differs, Weiß's not."""
+    game = GAMES["spinca"]
+    state = game.new(players=2, seed=1)
+    while not ({"W", "B"} <= {state.colour_at(c) for c in rs.NAMES}):
+        state = state.play(state.legal_moves()[0])
+    en = Image.open(io.BytesIO(board_png(state))).convert("RGB")
+    de = Image.open(io.BytesIO(board_png(state, language="de"))).convert("RGB")
+    for cell in rs.NAMES:
+        colour = state.colour_at(cell)
+        if colour is None:
+            continue
+        x, y = rs.cell_centre(cell)
+        box = (round(x) - 10, round(y + rs.LETTER_DY) - 10, round(x) + 10, round(y + rs.LETTER_DY) + 10)
+        changed = ImageChops.difference(en.crop(box), de.crop(box)).getbbox() is not None
+        assert changed == (colour == "B"), (cell, colour)
