@@ -40,10 +40,12 @@ from render.common import (
     WINNER,
     Point,
     build_palette,
+    colour_letter,
     contrast_ink,
     draw_name,
     fit_name,
     font,
+    letter_fit,
     mix,
     name_length,
     paste,
@@ -72,9 +74,12 @@ POINT = "{n} pt"
 POINTS = "{n} pts"
 NONE_YET = "none yet"
 FULL_LABEL = "FULL"
+LETTERS = {"R": "letter on red pieces: R", "G": "letter on green pieces: G", "Y": "letter on yellow pieces: Y",
+           "W": "letter on white pieces: W"}         # common.colour_letter (shared with Tintas' templates)
 FULL_LEGEND = ("8 pieces:", "jumped")     # the legend of the FULL badge, two lines
 TEXTS = (TO_MOVE, MUST_MOVE_AGAIN, FIRST_TURN, GAME_OVER_WINS, GAME_OVER_SHARE, NAMES_AND, LAST_TURN, LAST_TURN_BY,
-         DROP_EMPTY, JUMPED_FULL, COLLECTED, COLLECTED_FROM, POINT, POINTS, NONE_YET, FULL_LABEL, *FULL_LEGEND)
+         DROP_EMPTY, JUMPED_FULL, COLLECTED, COLLECTED_FROM, POINT, POINTS, NONE_YET, FULL_LABEL, *FULL_LEGEND,
+         *LETTERS.values())
 
 # --- geometry (pixels) ------------------------------------------------------------------------------------
 WIDTH = 880
@@ -242,8 +247,13 @@ def _centred_text(d: ImageDraw.ImageDraw, xy: Point, text: str, f: ImageFont.Fre
     d.text((xy[0] - (x0 + x1) / 2, xy[1] - (y0 + y1) / 2), text, font=f, fill=fill, anchor="la")
 
 
-@lru_cache(maxsize=16)
-def chip(colour: str, width: int = PIECE_W, ghost: bool = False) -> Image.Image:
+def letter(colour: str) -> str:
+    """The letter pieces of ``colour`` carry in the render language (German: Ge for Gelb, Gn for Grün)."""
+    return colour_letter(LETTERS[colour])
+
+
+@lru_cache(maxsize=32)
+def chip(colour: str, width: int = PIECE_W, ghost: bool = False, shown: str = "") -> Image.Image:
     """A piece: a rounded bar in its colour with its letter (24 px, bold). A ghost (collected this turn) is
     paler, inside a dashed dark frame."""
     fill = GHOST_FILL[colour] if ghost else PIECE_FILL[colour]
@@ -265,15 +275,18 @@ def chip(colour: str, width: int = PIECE_W, ghost: bool = False) -> Image.Image:
         else:
             d.rounded_rectangle((0, 0, w - 1, h - 1), radius=6 * s, fill=fill, outline=PIECE_EDGE,
                                 width=round(1.5 * s))
-        _centred_text(d, (w / 2, h / 2), colour, font(round(TEXT_SIZE * s), True), contrast_ink(fill))
+        text = shown or colour
+        _centred_text(d, (w / 2, h / 2), text, font(letter_fit(text, round(TEXT_SIZE * s)), True),
+                      contrast_ink(fill))
     return sprite(paint, (width, PIECE_H))
 
 
-@lru_cache(maxsize=32)
-def solid_chip(colour: str, width: int = PIECE_W, ghost: bool = False, ground: RGB = HOLLOW_FILL) -> Image.Image:
+@lru_cache(maxsize=64)
+def solid_chip(colour: str, width: int = PIECE_W, ghost: bool = False, ground: RGB = HOLLOW_FILL,
+               shown: str = "") -> Image.Image:
     """``chip`` already laid on the colour under it (a hollow, or the page): pasted without a mask."""
     image = Image.new("RGB", (width, PIECE_H), ground)
-    paste(image, chip(colour, width, ghost), (width / 2, PIECE_H / 2))
+    paste(image, chip(colour, width, ghost, shown), (width / 2, PIECE_H / 2))
     return image
 
 
@@ -294,8 +307,8 @@ def fitted(text: str, size: int, width: float, bold: bool = True) -> str:
     return fit_name(text, size, width, bold=bold)
 
 
-@lru_cache(maxsize=8)
-def drop_disc(colour: str) -> Image.Image:
+@lru_cache(maxsize=16)
+def drop_disc(colour: str, shown: str = "") -> Image.Image:
     """A piece dropped on a track: a disc in its colour with its letter."""
     fill = PIECE_FILL[colour]
 
@@ -303,7 +316,8 @@ def drop_disc(colour: str) -> Image.Image:
         r = MARK_R * s
         c = (MARK_R + 1) * s
         d.ellipse((c - r, c - r, c + r, c + r), fill=fill, outline=PIECE_EDGE, width=round(2 * s))
-        _centred_text(d, (c, c), colour, font(round(22 * s), True), contrast_ink(fill))
+        text = shown or colour
+        _centred_text(d, (c, c), text, font(letter_fit(text, round(22 * s)), True), contrast_ink(fill))
     return sprite(paint, (2 * MARK_R + 2, 2 * MARK_R + 2))
 
 
@@ -384,14 +398,16 @@ ROWS_KEPT = 16           # a player's row (128 KB each)
 
 
 @lru_cache(maxsize=COLUMNS_KEPT)
-def column(stack: str, ghost: str = "") -> Image.Image:
+def column(stack: str, ghost: str = "", lang: str = "en") -> Image.Image:
     """A hollow's inside on its colour: the stack bottom → top, the ghost of a piece collected from it, and
-    the height under it (a FULL badge is pasted over it separately: it is wider)."""
+    the height under it (a FULL badge is pasted over it separately: it is wider). ``lang``: the render language
+    of the moment (its letters)."""
     image = Image.new("RGB", (PIECE_W, STACK_H + FOOT_GAP + CAP_FOOT), HOLLOW_FILL)
     for slot, colour in enumerate(stack):
-        image.paste(solid_chip(colour), (0, STACK_H - PIECE_H - slot * (PIECE_H + PIECE_GAP)))
+        image.paste(solid_chip(colour, shown=letter(colour)), (0, STACK_H - PIECE_H - slot * (PIECE_H + PIECE_GAP)))
     if ghost:
-        image.paste(solid_chip(ghost, ghost=True), (0, STACK_H - PIECE_H - len(stack) * (PIECE_H + PIECE_GAP)))
+        image.paste(solid_chip(ghost, ghost=True, shown=letter(ghost)),
+                    (0, STACK_H - PIECE_H - len(stack) * (PIECE_H + PIECE_GAP)))
     if len(stack) < FULL:
         put(image, foot(len(stack)), (PIECE_W / 2, STACK_H + FOOT_GAP + CAP_FOOT / 2))
     return image
@@ -428,12 +444,12 @@ def _static_layer(lang: str) -> Image.Image:   # not cached: ``_tall_static`` (c
     d.rounded_rectangle(box(CX - EDGE_X - CAP_W / 2 - 10, CY - ROW_Y - CAP_H / 2 - 6,
                             CX + EDGE_X + CAP_W / 2 + 10, CY + ROW_Y + CAP_H / 2 + 6),
                         radius=40 * s, fill=BOARD_FILL, outline=BOARD_EDGE, width=2 * s)
-    letter = font(30 * s, True)
+    capital = font(30 * s, True)
     for hollow in range(8):
         x0, y0, x1, y1 = hollow_box(hollow)
         d.rounded_rectangle(box(x0, y0, x1, y1), radius=CAP_RADIUS * s, fill=HOLLOW_FILL, outline=HOLLOW_EDGE,
                             width=2 * s)
-        _centred_text(d, ((x0 + x1) / 2 * s, (y0 + CAP_PAD + CAP_HEAD / 2 + 1) * s), HOLLOWS[hollow], letter, INK)
+        _centred_text(d, ((x0 + x1) / 2 * s, (y0 + CAP_PAD + CAP_HEAD / 2 + 1) * s), HOLLOWS[hollow], capital, INK)
     # clockwise arrows in the gaps of the top row (pointing right) and the bottom row (pointing left)
     label = font(22 * s, True)
     for gap_x, row, direction in ((-SIDE_X / 2, -ROW_Y, 1), (SIDE_X / 2, -ROW_Y, 1),
@@ -453,7 +469,8 @@ def _static_layer(lang: str) -> Image.Image:   # not cached: ``_tall_static`` (c
         fill = PIECE_FILL[colour]
         d.rounded_rectangle(box(left, ly, left + MINI_W, ly + PIECE_H), radius=6 * s, fill=fill,
                             outline=PIECE_EDGE, width=2 * s)
-        _centred_text(d, ((left + MINI_W / 2) * s, (ly + PIECE_H / 2) * s), colour, font(TEXT_SIZE * s, True),
+        _centred_text(d, ((left + MINI_W / 2) * s, (ly + PIECE_H / 2) * s), letter(colour),
+                      font(letter_fit(letter(colour), TEXT_SIZE * s), True),
                       contrast_ink(fill))
         value = VALUES[colour]
         d.text(((left + MINI_W + 8) * s, (ly + PIECE_H / 2) * s), tr(POINTS if value > 1 else POINT).format(n=value),
@@ -623,14 +640,14 @@ def turn_lines(moves: Sequence[str], sowings: Sequence[Sowing]) -> list[str]:
         return [", ".join(moves)] if moves else []
     lines = []
     for k, s in enumerate(sowings):
-        drops = ", ".join(tr(DROP_EMPTY).format(drop=f"{c}→{HOLLOWS[h]}") if h in s.empty_drops
-                          else f"{c}→{HOLLOWS[h]}" for h, c in s.drops)
+        drops = ", ".join(tr(DROP_EMPTY).format(drop=f"{letter(c)}→{HOLLOWS[h]}") if h in s.empty_drops
+                          else f"{letter(c)}→{HOLLOWS[h]}" for h, c in s.drops)
         line = f"{k + 1}. {s.move}: {drops}"
         if s.skipped:
             line += " · " + tr(JUMPED_FULL).format(hollows=", ".join(dict.fromkeys(HOLLOWS[h] for h in s.skipped)))
         if s.captures:
             line += " · " + tr(COLLECTED).format(pieces=", ".join(
-                tr(COLLECTED_FROM).format(colour=c, hollow=HOLLOWS[h]) for h, c in s.captures))
+                tr(COLLECTED_FROM).format(colour=letter(c), hollow=HOLLOWS[h]) for h, c in s.captures))
         lines.append(line)
     return lines
 
@@ -742,7 +759,7 @@ def draw_hollows(image: Image.Image, state: RincalaState, sowings: Sequence[Sowi
             paste(image, rim(SOWING_COLOURS[starts[hollow] % len(SOWING_COLOURS)], 5), centre)
         ghost = collected.get(hollow, "") if len(stack) < FULL else ""
         left, _, _, bottom = piece_box(hollow, 0)
-        image.paste(column(stack, ghost), (left, bottom - STACK_H))
+        image.paste(column(stack, ghost, language()), (left, bottom - STACK_H))
         if len(stack) >= FULL:
             paste(image, foot(FULL), foot_centre(hollow))
     if any(len(stack) >= FULL for stack in state.board):     # the legend only when a hollow is full
@@ -790,7 +807,7 @@ def draw_sowings(image: Image.Image, d: ImageDraw.ImageDraw, sowings: Sequence[S
                                  max(a[1], b[1]) + g - 1), fill=fill)
         for step, (hollow, dropped) in enumerate(s.path, 1):
             if dropped:
-                discs.append((drop_disc(dropped), waypoint(hollow, heights[k][(step - 1) // 8])))
+                discs.append((drop_disc(dropped, letter(dropped)), waypoint(hollow, heights[k][(step - 1) // 8])))
         x, y, tx, ty = arrow_point(s, heights[k])
         degrees = round(math.degrees(math.atan2(ty * s.direction, tx * s.direction)))
         heads.append((arrowhead(degrees % 360, k), (x, y)))
@@ -834,7 +851,7 @@ def player_row(name: str, caps: str, to_move: bool, won: bool, lang: str = "en")
     for colour in COLOURS:
         count = caps.count(colour)
         if count:
-            put(image, solid_chip(colour, MINI_W, ground=BACKGROUND), (x + MINI_W / 2, y))
+            put(image, solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour)), (x + MINI_W / 2, y))
             paste_text(image, (x + MINI_W + 4, y), f"×{count}", TEXT_SIZE, INK, bold=False)
             x += MINI_W + 4 + 36 + 10
     if not caps:
@@ -888,9 +905,9 @@ def warm() -> None:
     palette, on the first board of a process."""
     for colour in COLOURS:
         for ghost in (False, True):
-            solid_chip(colour, ghost=ghost)
-        solid_chip(colour, MINI_W, ground=BACKGROUND)
-        drop_disc(colour)
+            solid_chip(colour, ghost=ghost, shown=letter(colour))
+        solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour))
+        drop_disc(colour, letter(colour))
     for k in range(len(SOWING_COLOURS)):
         start_disc(k)
         arrowhead(0, k)

@@ -12,6 +12,7 @@ from PIL import Image, ImageChops
 from bot.i18n import board_texts
 from engines import GAMES
 from render import board_png, texts
+from render import rincala as ri
 from render import spinca as rs
 from render import tintas as rt
 from render.common import colour_letter
@@ -77,3 +78,18 @@ def test_a_german_spinca_board_draws_german_letters(catalog):
         box = (round(x) - 10, round(y + rs.LETTER_DY) - 10, round(x) + 10, round(y + rs.LETTER_DY) + 10)
         changed = ImageChops.difference(en.crop(box), de.crop(box)).getbbox() is not None
         assert changed == (colour == "B"), (cell, colour)
+
+
+def test_rincala_letters_are_distinct_and_german_on_its_pieces(catalog):
+    for language in ("en", "de"):
+        with texts.speaking(language):
+            letters = [ri.letter(c) for c in ri.LETTERS]
+        assert len(set(letters)) == 4, letters
+    state = GAMES["rincala"].new(players=2, seed=1)
+    en = Image.open(io.BytesIO(board_png(state))).convert("RGB")
+    de = Image.open(io.BytesIO(board_png(state, language="de"))).convert("RGB")
+    for hollow, stack in enumerate(state.board):
+        for slot, colour in enumerate(stack):
+            x0, y0, x1, y1 = ri.piece_box(hollow, slot)
+            changed = ImageChops.difference(en.crop((x0, y0, x1, y1)), de.crop((x0, y0, x1, y1))).getbbox()
+            assert (changed is not None) == (colour in "GY"), (hollow, slot, colour)    # Gn, Ge; R and W stay
