@@ -160,8 +160,8 @@ FACE_X0 = LEFT_W + 10                   # left of the face triangles
 FACE_BLOCK = 100                        # height given to each face (triangle, title and one line per colour)
 FACE_TEXT_X = FACE_X0 + 4 * FACE_D + 12
 FACE_TEXT_W = WIDTH - MARGIN - FACE_TEXT_X
-FACE_LINE = 25
-FACE_TITLE_DY = 12                      # the title's centre below the block's top
+FACE_LINE = 24                          # a face line: three of them and the title leave a gap before the next block
+FACE_TITLE_DY = 11                      # the title's centre below the block's top
 
 ROW_C = ROW_B + 4 * FACE_BLOCK + 6      # top of the panel
 PANEL_PAD = 8

@@ -16,7 +16,7 @@ from engines import GAMES
 from engines.base import outcome_text
 from render import board_png
 from render import spinca as R
-from render.common import MAX_PNG_BYTES, WINNER, luminance
+from render.common import MAX_PNG_BYTES, WINNER, font, luminance
 
 GAME = GAMES["spinca"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -288,3 +288,19 @@ def test_highlights_read_by_luminance_under_colour_blindness(vision):
     # the marbles stay apart by lightness too (their letters carry them in any case)
     lum = sorted(luminance(simulate(c, m)) for c in R.FILL.values())
     assert lum[2] - lum[1] > 0.3 and lum[1] - lum[0] > 0.02
+
+
+def test_the_face_blocks_of_three_players_do_not_touch():
+    """With three colours a face block holds its title and three lines: the last line's ink must stay clear of
+    the next block's title (they touched), by at least FACE_GAP_MIN pixels."""
+    state = GAME.new(players=3, seed=3)
+    faces = [t for t in R.layout(state).texts if t.role == "face"]
+    assert len(faces) == 12
+    for i, face in enumerate(R.FACE_NAMES[1:]):
+        last_line = faces[3 * i + 2]
+        title_top = R.face_top(face) + R.FACE_TITLE_DY + font(R.TEXT, True).getbbox("South face", anchor="lm")[1]
+        ink_bottom = last_line.xy[1] + font(R.TEXT).getbbox("Red: one group of 1 → 1 point", anchor="lm")[3]
+        assert title_top - ink_bottom >= FACE_GAP_MIN, face
+
+
+FACE_GAP_MIN = 4
