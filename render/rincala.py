@@ -398,15 +398,16 @@ ROWS_KEPT = 16           # a player's row (128 KB each)
 
 
 @lru_cache(maxsize=COLUMNS_KEPT)
-def column(stack: str, ghost: str = "", lang: str = "en") -> Image.Image:
+def column(stack: str, ghost: str = "", letters: tuple[str, ...] = ()) -> Image.Image:
     """A hollow's inside on its colour: the stack bottom → top, the ghost of a piece collected from it, and
-    the height under it (a FULL badge is pasted over it separately: it is wider). ``lang``: the render language
-    of the moment (its letters)."""
+    the height under it (a FULL badge is pasted over it separately: it is wider). ``letters``: the letters of
+    ``COLOURS`` in the render language (English without)."""
+    shown = dict(zip(COLOURS, letters, strict=True)) if letters else {c: c for c in COLOURS}
     image = Image.new("RGB", (PIECE_W, STACK_H + FOOT_GAP + CAP_FOOT), HOLLOW_FILL)
     for slot, colour in enumerate(stack):
-        image.paste(solid_chip(colour, shown=letter(colour)), (0, STACK_H - PIECE_H - slot * (PIECE_H + PIECE_GAP)))
+        image.paste(solid_chip(colour, shown=shown[colour]), (0, STACK_H - PIECE_H - slot * (PIECE_H + PIECE_GAP)))
     if ghost:
-        image.paste(solid_chip(ghost, ghost=True, shown=letter(ghost)),
+        image.paste(solid_chip(ghost, ghost=True, shown=shown[ghost]),
                     (0, STACK_H - PIECE_H - len(stack) * (PIECE_H + PIECE_GAP)))
     if len(stack) < FULL:
         put(image, foot(len(stack)), (PIECE_W / 2, STACK_H + FOOT_GAP + CAP_FOOT / 2))
@@ -748,6 +749,7 @@ def end_lines(state: RincalaState, names: Sequence[str]) -> list[str]:
 
 # --- the ring ---------------------------------------------------------------------------------------------
 def draw_hollows(image: Image.Image, state: RincalaState, sowings: Sequence[Sowing]) -> None:
+    letters = tuple(letter(c) for c in COLOURS)
     starts = {s.start: k for k, s in enumerate(sowings)}
     collected = dict(sowings[-1].captures) if sowings else {}
     for hollow, stack in enumerate(state.board):
@@ -759,7 +761,7 @@ def draw_hollows(image: Image.Image, state: RincalaState, sowings: Sequence[Sowi
             paste(image, rim(SOWING_COLOURS[starts[hollow] % len(SOWING_COLOURS)], 5), centre)
         ghost = collected.get(hollow, "") if len(stack) < FULL else ""
         left, _, _, bottom = piece_box(hollow, 0)
-        image.paste(column(stack, ghost, language()), (left, bottom - STACK_H))
+        image.paste(column(stack, ghost, letters), (left, bottom - STACK_H))
         if len(stack) >= FULL:
             paste(image, foot(FULL), foot_centre(hollow))
     if any(len(stack) >= FULL for stack in state.board):     # the legend only when a hollow is full
