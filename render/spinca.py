@@ -234,6 +234,22 @@ def above_centre(cell: str) -> tuple[float, float]:
     return ABOVE_X + (x + 0.5 + k / 2) * ABOVE_U, ABOVE_Y + 4 * ABOVE_U - (y + 0.5 + k / 2) * ABOVE_U
 
 
+LOCK_AT = (0.72, -1.0)       # the lock badge's centre from its marble's, in radii (x right, y down): above the name
+TUMBLE_AT = (0.86, 0.72)     # the tumble badge's: right of the colour letter
+
+
+def lock_badge_centre(cell: str) -> tuple[float, float]:
+    """Where the '+' of a locked marble of the exploded levels goes: on its rim, clear of the cell's name."""
+    x, y = cell_centre(cell)
+    return x + LOCK_AT[0] * RADIUS, y + LOCK_AT[1] * RADIUS
+
+
+def tumble_badge_centre(cell: str) -> tuple[float, float]:
+    """Where the '↓' of a marble that tumbled goes: on its rim, clear of its colour letter."""
+    x, y = cell_centre(cell)
+    return x + TUMBLE_AT[0] * RADIUS, y + TUMBLE_AT[1] * RADIUS
+
+
 def face_top(face: str) -> float:
     """Top of the block of ``face`` (its triangle on the left, its title and lines on the right)."""
     return ROW_B + FACE_NAMES.index(face) * FACE_BLOCK
@@ -899,9 +915,9 @@ def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | N
             continue
         x, y = cell_centre(cell)
         if cell in drops:
-            paste(image, _tumble_badge(13), (x + 0.72 * RADIUS, y + 0.72 * RADIUS))
+            paste(image, _tumble_badge(13), tumble_badge_centre(cell))
         if cell in locked:
-            paste(image, _lock_badge(13), (x + 0.72 * RADIUS, y - 0.72 * RADIUS))
+            paste(image, _lock_badge(13), lock_badge_centre(cell))
 
     # from above: the base (opaque tiles), then level by level, so the upper marbles cover the lower
     half = ABOVE_U // 2

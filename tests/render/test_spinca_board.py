@@ -304,3 +304,23 @@ def test_the_face_blocks_of_three_players_do_not_touch():
 
 
 FACE_GAP_MIN = 4
+
+
+def _ink_box(centre, text: str, dy: float, pad: int = 2) -> tuple[int, int, int, int]:
+    x, y = centre
+    x0, y0, x1, y1 = font(R.TEXT, True).getbbox(text, anchor="mm")
+    return (round(x + x0) - pad, round(y + dy + y0) - pad, round(x + x1) + pad, round(y + dy + y1) + pad)
+
+
+def test_the_lock_and_tumble_badges_leave_every_label_of_the_exploded_levels_clear():
+    """The '+' of a locked marble sat on its cell's name ('1d2'): on every cell of the exploded levels the lock
+    and tumble badges, where the board puts them, leave the ink boxes of every cell name and colour letter clear."""
+    layer = Image.new("RGBA", (R.WIDTH, 1200), (0, 0, 0, 0))
+    for cell in R.NAMES:
+        R.paste(layer, R._lock_badge(13), R.lock_badge_centre(cell))
+        R.paste(layer, R._tumble_badge(13), R.tumble_badge_centre(cell))
+    alpha = layer.getchannel("A").point(lambda a: 255 if a > 24 else 0)
+    covered = [cell for cell in R.NAMES
+               if alpha.crop(_ink_box(R.cell_centre(cell), cell, R.NAME_DY)).getbbox() is not None
+               or alpha.crop(_ink_box(R.cell_centre(cell), "W", R.LETTER_DY)).getbbox() is not None]
+    assert covered == []
