@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from engines.base import Phrase
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "messages"
@@ -125,6 +127,35 @@ class TN(T):
 
     def template(self, translations: gettext.NullTranslations) -> str:
         return translations.ngettext(self.message, self.plural, self.n)
+
+
+def compose(words: Phrase, names: Mapping[str, str] | None = None, language: str | None = None) -> str:
+    """An engine's phrase in ``language`` (default: the language of the moment): its template and every nested
+    one through the catalog, with people's names put in for the seat names in ``names`` ('Player 1' -> 'Ann').
+    ``bot.wording.words`` is how front ends call it."""
+    translations = catalog(language or current())
+    seats = names or {}
+
+    def translate(context: str, template: str) -> str:
+        if template in seats:
+            return seats[template]
+        return translations.pgettext(context, template) if context else translations.gettext(template)
+    return words.compose(translate)
+
+
+class Said(T):
+    """An engine's phrase (a refusal) as a lazy message: composed in the reader's language when shown, then
+    passed through ``finish`` (rule codes stripped, a length cut)."""
+
+    __slots__ = ("phrase", "finish")
+
+    def __init__(self, words: Phrase, finish: Callable[[str], str] | None = None):
+        super().__init__(words.template)
+        self.phrase, self.finish = words, finish
+
+    def render(self, language: str | None = None) -> str:
+        text = compose(self.phrase, language=language)
+        return self.finish(text) if self.finish else text
 
 
 def board_texts() -> dict[str, dict[str, str]]:

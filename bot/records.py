@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot import wording
-from bot.i18n import SOURCE_LANGUAGE, Either, T, speaking
+from bot.i18n import SOURCE_LANGUAGE, Either, Said, T, speaking
 from bot.model import MAX_NAME, BadInput, BadMove, Match
 from bot.services.play import play_turn, quote
 from engines import GAMES, Game, InvalidPosition, State
@@ -294,7 +294,7 @@ def parse(text: str) -> GameRecord:
     try:
         state = game.decode(start_code)
     except InvalidPosition as exc:
-        raise BadInput(T(wording.RECORD_BAD_START, reason=str(exc))) from None
+        raise BadInput(T(wording.RECORD_BAD_START, reason=Said(exc.phrase))) from None
     variant_text = tags.pop("Variant", NONE)
     variant = None if variant_text == NONE else variant_text
     if state.players != players or (variant is not None and state.variant != variant):
@@ -322,7 +322,7 @@ def parse(text: str) -> GameRecord:
         try:
             moves, after = play_turn(state, seat, tokens)
         except BadMove as exc:
-            raise BadInput(T(wording.RECORD_ILLEGAL_TURN, line=at, turn=number, reason=str(exc))) from None
+            raise BadInput(T(wording.RECORD_ILLEGAL_TURN, line=at, turn=number, reason=exc.message)) from None
         state = after[-1]
         if state.encode() != code:
             raise BadInput(T(wording.RECORD_CODE_MISMATCH, line=at, turn=number))

@@ -8,15 +8,15 @@ composed here from the game's templates (or the service's, for resignations, tim
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, compose, ngettext
 from bot.model import Match, TurnResult, shown_name
 from bot.ratings import display
 from bot.services.challenges import arrival_team
 from bot.store.rows import ParticipantRow
 from engines import State
-from engines.base import Outcome, fill_template, translate_facts
+from engines.base import Outcome, Phrase, Termination, fill_template, translate_facts
 
 Mention = Callable[[ParticipantRow], str]
 
@@ -29,6 +29,32 @@ SERVICE_TERMINATIONS = {
     "turn_cap": N_("No one won in {turns} turns, so the game is a draw."),
     "agreement": N_("Drawn by agreement."),
 }
+
+
+class ServiceTermination(Termination):
+    """The keys of ``SERVICE_TERMINATIONS``, as an ``Outcome`` holds them."""
+
+    RESIGNED = "resigned"
+    TIMEOUT = "timeout"
+    NEVER_MOVED = "never_moved"
+    ABORTED = "aborted"
+    TURN_CAP = "turn_cap"
+    AGREEMENT = "agreement"
+
+
+def words(phrase: Phrase | str, names: Mapping[str, str] | None = None) -> str:
+    """An engine's phrase (a move's description, a refusal, a turn record, a text board) in the language of the
+    moment, every nested phrase too; ``names`` puts people's names for the seat names it holds ('Player 1' ->
+    'Ann'). A plain string is shown as it is. The one place front ends compose the engines' words."""
+    return phrase if isinstance(phrase, str) else compose(phrase, names)
+
+
+def phrase_words(data: Mapping[str, object] | None, english: str | None) -> str:
+    """An announcement's phrase field (a turn's record, what is pending) in the language of the moment: its
+    data (``Phrase.to_data``) composed, else (a row written before phrases) its English text."""
+    if isinstance(data, Mapping):
+        return words(Phrase.from_data(dict(data)))
+    return english or ""
 
 
 def plain(p: ParticipantRow) -> str:
@@ -60,7 +86,8 @@ def end_sentence(match: Match, mention: Mention = plain) -> str:
     templates = {**ours, **rules}   # a game's own sentence (as its rules) comes first
     if row.termination not in templates:
         return ""
-    outcome = Outcome(row.termination, row.winners, row.ranks, roles, facts)
+    kinds = {kind.value: kind for kind in (*ServiceTermination, *match.game.termination_kinds)}
+    outcome = Outcome(kinds[row.termination], row.winners, row.ranks, roles, facts)
     if row.termination in rules:    # its word facts ('red', 'checkers') in the reader's language too
         outcome = translate_facts(match.game, outcome, _)
     return fill_template(templates[row.termination], outcome, seat_labels(match, mention))
@@ -248,20 +275,16 @@ def start_text(match: Match, mention: Mention = plain) -> str:
 TEXT_BOARD_LIMIT = 1900     # characters of a text board in one message (Discord allows 2,000)
 
 
-def with_names(match: Match, text: str) -> str:
-    """An engine's text with its default seat names ('Player 1') replaced by the names of the players (in one
-    pass, so a player called 'Player 2' is not renamed again)."""
+def seat_names(match: Match) -> dict[str, str]:
+    """The engine's generic seat names ('Player 1') -> the players' names, for ``words``."""
     seats = match.game.seat_names(match.row.players)
-    names = {seats[p.seat]: shown_name(p) for p in match.seated if p.seat is not None}
-
-    def name(found: re.Match[str]) -> str:
-        return names.get(found.group(0), found.group(0))
-    return re.sub(r"\bPlayer \d+\b", name, text)
+    return {seats[p.seat]: shown_name(p) for p in match.seated
+            if p.seat is not None and re.fullmatch(r"Player \d+", seats[p.seat])}
 
 
 def text_board(match: Match) -> str:
     """The position as text in a code block, with whose turn it is: what a screen reader can read out."""
-    board = with_names(match, match.position.text_board())
+    board = words(match.position.text_board_phrase(), seat_names(match))
     if len(board) > TEXT_BOARD_LIMIT:
         board = board[:TEXT_BOARD_LIMIT] + "\n…"
     return f"{board_caption(match)}\n```\n{board}\n```\n{to_move_text(match).replace('**', '')}"

@@ -10,27 +10,120 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import ClassVar
 
 
-class IllegalMove(ValueError):
+@dataclass(frozen=True)
+class Phrase:
+    """Words as data: an English ``template`` (the catalog's message id) with ``{placeholders}`` filled from
+    ``args`` (numbers, cell names, notation, or nested phrases: a colour's name, a part of a description).
+
+    Engines describe moves, refusals and boards with phrases; the bot composes them in the reader's language
+    (``bot.wording.words``); ``str()`` is the English. Frozen but not hashable (its dict is not).
+    """
+
+    template: str
+    args: dict[str, object] = field(default_factory=dict)
+    context: str = ""
+    """Set where the English alone is ambiguous (a colour's letter): the catalog's message context."""
+
+    def compose(self, translate: Callable[[str, str], str] | None = None) -> str:
+        """The text, with ``translate`` ((context, English template) -> the reader's) applied to this and every
+        nested phrase; English without it."""
+        values = {k: v.compose(translate) if isinstance(v, Phrase) else v for k, v in self.args.items()}
+        template = translate(self.context, self.template) if translate and self.template else self.template
+        return template.format_map(values) if self.args or "{" in template else template
+
+    def __str__(self) -> str:
+        return self.compose()
+
+    def to_data(self) -> dict[str, object]:
+        """The phrase as JSON-ready data (kept in an announcement, composed when it is posted)."""
+        args = {k: v.to_data() if isinstance(v, Phrase) else v for k, v in self.args.items()}
+        return {"template": self.template, "args": args, **({"context": self.context} if self.context else {})}
+
+    @classmethod
+    def from_data(cls, data: dict[str, object]) -> Phrase:
+        """``to_data`` read back."""
+        raw = data.get("args")
+        args = {str(k): cls.from_data(v) if isinstance(v, dict) else v for k, v in (raw or {}).items()} \
+            if isinstance(raw, dict) else {}
+        return cls(str(data.get("template", "")), args, str(data.get("context", "")))
+
+
+def phrase(template: str, /, **args: object) -> Phrase:
+    """A phrase (the marker ``tools/messages.py`` extracts the engines' templates by): ``phrase("{cell} is
+    empty.", cell="E4")``."""
+    return Phrase(template, args)
+
+
+def mark(word: str) -> str:
+    """Marks an English word kept in a table ('red', 'Rook') for extraction; a phrase that carries it wraps it:
+    ``phrase(NAMES[c])``."""
+    return word
+
+
+def mark_in(context: str, word: str) -> str:
+    """``mark`` with a message context, for words whose English alone is ambiguous (a colour's letter):
+    ``Phrase(word, context=...)`` carries it."""
+    return word
+
+
+def joined(parts: Sequence[Phrase | str], sep: str = ", ") -> Phrase:
+    """The parts in one phrase, separated by ``sep`` (a template of no words: nothing to translate)."""
+    return Phrase(sep.join(f"{{p{i}}}" for i in range(len(parts))), {f"p{i}": p for i, p in enumerate(parts)})
+
+
+def _literal(text: str) -> str:
+    """``text`` as a template that composes to itself (its braces doubled)."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+NOTHING = Phrase("")
+"""The empty phrase (a move with nothing to say about it)."""
+
+
+def labelled(value: str, note: Phrase) -> Phrase:
+    """An autocomplete label: ``e2>f3 — captures 3``, or the value alone when there is nothing to say."""
+    return Phrase("{value} — {note}", {"value": value, "note": note}) if note.template \
+        else Phrase("{value}", {"value": value})
+
+
+class Refusal(ValueError):
+    """A refusal of what a player typed, raised with a ``Phrase`` (or a plain English string): ``phrase`` keeps it
+    as data for the bot to compose in the reader's language, ``str()`` is the English."""
+
+    def __init__(self, message: Phrase | str):
+        self.phrase = message if isinstance(message, Phrase) else Phrase(_literal(message))
+        super().__init__(str(self.phrase))
+
+
+class IllegalMove(Refusal):
     """A move the rules forbid; the message tells a player, in one sentence, which rule it breaks."""
 
 
-class InvalidPosition(ValueError):
+class InvalidPosition(Refusal):
     """A position code that is malformed or physically impossible."""
+
+
+class Termination(StrEnum):
+    """How a game ended (python-chess's ``Termination``). Each game subclasses it with its own members; a member's
+    value is the key stored with a finished match and the key of its sentence in ``Game.terminations``, so a
+    member equals (and hashes as) its stored string."""
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended, as data (python-chess's ``Outcome``): texts are made from it, never parsed.
 
-    ``termination`` keys the game's template in ``Game.terminations``; ``outcome_text`` fills it. ``roles`` name
+    ``termination`` (a member of the game's ``Game.termination_kinds``) keys the game's template in
+    ``Game.terminations``; ``outcome_text`` fills it. ``roles`` name
     the seats the text refers to (``{"winner": 0}``), ``facts`` the other values it needs
     (``{"colour": "red"}``). Frozen but not hashable (its dicts are not): compare it, don't hash it.
     """
 
-    termination: str
+    termination: Termination
     winners: tuple[int, ...]           # the seats that won; all seats = a draw; always ``state.winners``
     ranks: tuple[int, ...]             # per seat, 1 = best, ties share a rank (``rank_seats``)
     roles: dict[str, int] = field(default_factory=dict)
@@ -79,8 +172,12 @@ class State:
 
     # --- extras with defaults ---------------------------------------------------------------------------
     def describe(self, move: str) -> str:
-        """A few words on what ``move`` does, for autocomplete ('collects G, may continue'). May be ''."""
-        return ""
+        """A few words on what ``move`` does, for autocomplete ('collects G, may continue'), in English. May be ''."""
+        return str(self.describe_phrase(move))
+
+    def describe_phrase(self, move: str) -> Phrase:
+        """``describe`` as data (the bot composes it in the reader's language); ``NOTHING`` for an illegal move."""
+        return NOTHING
 
     def canonical(self, move: str) -> str:
         """The canonical form of ``move`` (what the bot stores and shows); raises IllegalMove like play().
@@ -105,7 +202,11 @@ class State:
 
         '' when a new turn starts or the continuation is optional (the bot then plays ``end`` itself).
         """
-        return ""
+        return str(self.pending_phrase())
+
+    def pending_phrase(self) -> Phrase:
+        """``pending`` as data."""
+        return NOTHING
 
     def turn_record(self, moves: list[str]) -> str:
         """The game-record line for ``moves`` played from this state ('F5-H4-C3-E2 — collected 3× green').
@@ -114,13 +215,22 @@ class State:
         """
         return ", ".join(m for m in moves if m != "end")
 
+    def turn_record_phrase(self, moves: list[str]) -> Phrase:
+        """``turn_record`` as data: notation stays as it is, the words are the phrase's (a game whose record has
+        words overrides this, and ``turn_record`` as its English). Default: ``turn_record``, all notation."""
+        return Phrase(_literal(self.turn_record(moves)))
+
     def outcome(self) -> Outcome | None:
         """How the game ended (None while it runs); ``outcome_text`` makes the sentence a player reads."""
         raise NotImplementedError
 
     def text_board(self) -> str:
-        """A plain-text picture of the position for the terminal mode."""
-        return self.encode()
+        """A plain-text picture of the position for the terminal mode, in English."""
+        return str(self.text_board_phrase())
+
+    def text_board_phrase(self) -> Phrase:
+        """``text_board`` as data: its lines of words are phrases, the seats named by ``seat_names``."""
+        return Phrase("{code}", {"code": self.encode()})
 
     def position_key(self) -> str:
         """The position as play sees it: two states with the same key have the same board, mover and legal
@@ -142,8 +252,11 @@ class Game:
     variant_option: str = "variant"   # the slash-command option name that picks a variant
     variant_labels: dict[str, str] = {}   # variant -> what a player reads ('Hex board (37 cells)')
     teams: dict[int, tuple[tuple[int, ...], ...]] = {}  # player count -> seats per team (Spinca's 4 players)
+    termination_kinds: type[Termination] = Termination
+    """The game's ``Termination`` subclass: every way the rules end its games (the turn cap is ``CapTermination``)."""
     terminations: dict[str, str] = {}
-    """Outcome.termination -> the English sentence that explains it, with ``{role}`` and ``{fact}`` fields."""
+    """Every member of ``termination_kinds`` (by its value; and ``TURN_CAP_TERMINATION`` when the game words its
+    cap) -> the English sentence that explains it, with ``{role}`` and ``{fact}`` fields."""
     fact_words: tuple[str, ...] = ()
     """The English words a termination's facts can hold ('red', 'checkers'), translated with the sentence: a
     fact made of them (one, or several joined by ', ') is passed through ``outcome_text``'s ``translate``."""
@@ -198,17 +311,21 @@ class Game:
         return tuple(_CELL.findall(self.move_steps(move)[index]))
 
     def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
-        """Autocomplete: (value, label) pairs of submissions that start with what was typed.
+        """Autocomplete: (value, label) pairs of submissions that start with what was typed, labelled in English
+        (``suggestion_phrases`` has the labels as data)."""
+        return [(value, str(label)) for value, label in self.suggestion_phrases(state, typed, limit)]
+
+    def suggestion_phrases(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, Phrase]]:
+        """``turn_suggestions`` with each label a phrase.
 
         Default: the single legal moves whose text starts with ``typed`` (case and spacing ignored), each
-        labelled with ``describe``. Games whose turns chain several moves override this.
+        labelled with ``describe_phrase``. Games whose turns chain several moves override this.
         """
         want = normalise(typed)
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, Phrase]] = []
         for move in state.legal_moves():
             if normalise(move).startswith(want):
-                note = state.describe(move)
-                out.append((move, f"{move} — {note}" if note else move))
+                out.append((move, labelled(move, state.describe_phrase(move))))
                 if len(out) >= limit:
                     break
         return out
@@ -293,6 +410,19 @@ def outcome_text(game: Game, outcome: Outcome, names: Sequence[str],
     return fill_template(translate(template), translate_facts(game, outcome, translate), names)
 
 
+def outcome_phrase(game: Game, outcome: Outcome, names: Sequence[str]) -> Phrase:
+    """``outcome_text`` as a phrase: the game's template, each role a phrase of ``names[seat]`` (seat names, so
+    the bot translates them or puts the players' names in), each word fact (``fact_words``) a phrase."""
+    def fact(value: str | int) -> object:
+        if isinstance(value, str) and value and all(w in game.fact_words for w in value.split(", ")):
+            return joined([Phrase(w) for w in value.split(", ")])
+        return value
+
+    args: dict[str, object] = {k: fact(v) for k, v in outcome.facts.items()}
+    args.update((role, Phrase(names[seat])) for role, seat in outcome.roles.items())
+    return Phrase(game.terminations[outcome.termination], args)
+
+
 def translate_facts(game: Game, outcome: Outcome, translate: Callable[[str], str]) -> Outcome:
     """``outcome`` with each fact made of ``game.fact_words`` (one word, or several joined by ', ') translated."""
     def word_fact(value: str | int) -> bool:
@@ -315,10 +445,17 @@ TURN_CAP_TERMINATION = "turn_cap"
 """The termination of a game the match service ended at ``Game.turn_cap`` (its template has a ``{turns}`` fact)."""
 
 
+class CapTermination(Termination):
+    """The end no engine decides: the match service's draw at a game's ``turn_cap`` (a game may word it in its
+    ``terminations``; the bot has a sentence for every game)."""
+
+    TURN_CAP = TURN_CAP_TERMINATION
+
+
 def turn_cap_outcome(state: State) -> Outcome:
     """The draw of a game stopped at its game's ``turn_cap``: every seat shares the result."""
     cap = state.game.turn_cap
     if cap is None:
         raise ValueError(f"{state.game.title} has no turn cap.")
     seats = tuple(range(state.players))
-    return Outcome(TURN_CAP_TERMINATION, seats, rank_seats(state, seats), facts={"turns": cap})
+    return Outcome(CapTermination.TURN_CAP, seats, rank_seats(state, seats), facts={"turns": cap})

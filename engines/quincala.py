@@ -24,14 +24,21 @@ from operator import itemgetter
 from typing import NamedTuple, NoReturn
 
 from engines.base import (
+    NOTHING,
     TURN_CAP_TERMINATION,
     Game,
     IllegalMove,
     InvalidPosition,
     Outcome,
+    Phrase,
     State,
+    Termination,
+    joined,
+    labelled,
+    mark,
     normalise,
-    outcome_text,
+    outcome_phrase,
+    phrase,
     rank_seats,
 )
 
@@ -111,61 +118,38 @@ _R1_PLACING: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
 }
 _R1_PATHS = _paths_by_role(_R1_WHITE_DOTS, TRAVEL_ORDER)  # White's pieces f6, f5; Black's e5, e6
 
-BOARD_5 = BoardData(
-    sizes=5,
-    pieces_per_size=4,
-    files=_R1_FILES,
-    ranks=10,
-    white_dots=_R1_WHITE_DOTS,
-    placing_areas=_R1_PLACING,
-    paths=_R1_PATHS,
-    start=_rows(
-        _R1_FILES,
-        {
-            10: "b5 b4 b3 b2 b1 b5 b4 b3 b2 b1",
-            9: "b2 b1 b5 b4 b3 b2 b1 b5 b4 b3",
-            2: "w3 w4 w5 w1 w2 w3 w4 w5 w1 w2",
-            1: "w1 w2 w3 w4 w5 w1 w2 w3 w4 w5",
-        },
-    ),
-)
-BOARD_4 = BoardData(
-    sizes=4,
-    pieces_per_size=4,
-    files=_R1_FILES,
-    ranks=10,
-    white_dots=_R1_WHITE_DOTS,
-    placing_areas=_R1_PLACING,
-    paths=_R1_PATHS,
-    start=_rows(
-        _R1_FILES,
-        {
-            10: ". b4 b3 b2 b1 b4 b3 b2 b1 .",
-            9: ". b2 b1 b4 b3 b2 b1 b4 b3 .",
-            2: ". w3 w4 w1 w2 w3 w4 w1 w2 .",
-            1: ". w1 w2 w3 w4 w1 w2 w3 w4 .",
-        },
-    ),
-)
-BOARD_3 = BoardData(
-    sizes=3,
-    pieces_per_size=4,
-    files=_R1_FILES,
-    ranks=10,
-    white_dots=_R1_WHITE_DOTS,
-    placing_areas=_R1_PLACING,
-    paths=_R1_PATHS,
-    start=_rows(
-        _R1_FILES,
-        {
-            10: ". . b3 b2 b1 b3 b2 b1 . .",
-            8: ". . b1 b3 b2 b1 b3 b2 . .",
-            3: ". . w2 w3 w1 w2 w3 w1 . .",
-            1: ". . w1 w2 w3 w1 w2 w3 . .",
-        },
-    ),
-)
-BOARDS: dict[str, BoardData] = {"5": BOARD_5, "4": BOARD_4, "3": BOARD_3}
+# The start layouts by number of sizes (Fig. 1 as reconstructed, rank by rank as in the spec's pictures);
+# everything else is the same board.
+_R1_STARTS = {
+    5: {
+        10: "b5 b4 b3 b2 b1 b5 b4 b3 b2 b1",
+        9: "b2 b1 b5 b4 b3 b2 b1 b5 b4 b3",
+        2: "w3 w4 w5 w1 w2 w3 w4 w5 w1 w2",
+        1: "w1 w2 w3 w4 w5 w1 w2 w3 w4 w5",
+    },
+    4: {
+        10: ". b4 b3 b2 b1 b4 b3 b2 b1 .",
+        9: ". b2 b1 b4 b3 b2 b1 b4 b3 .",
+        2: ". w3 w4 w1 w2 w3 w4 w1 w2 .",
+        1: ". w1 w2 w3 w4 w1 w2 w3 w4 .",
+    },
+    3: {
+        10: ". . b3 b2 b1 b3 b2 b1 . .",
+        8: ". . b1 b3 b2 b1 b3 b2 . .",
+        3: ". . w2 w3 w1 w2 w3 w1 . .",
+        1: ". . w1 w2 w3 w1 w2 w3 . .",
+    },
+}
+
+
+def _r1_board(sizes: int) -> BoardData:
+    """R1's board played with ``sizes`` sizes of pieces."""
+    return BoardData(sizes=sizes, pieces_per_size=4, files=_R1_FILES, ranks=10, white_dots=_R1_WHITE_DOTS,
+                     placing_areas=_R1_PLACING, paths=_R1_PATHS, start=_rows(_R1_FILES, _R1_STARTS[sizes]))
+
+
+BOARDS: dict[str, BoardData] = {str(sizes): _r1_board(sizes) for sizes in _R1_STARTS}
+BOARD_5, BOARD_4, BOARD_3 = BOARDS["5"], BOARDS["4"], BOARDS["3"]
 
 # --------------------------------------------------------------------------------------------------------
 # Compiled geometry (built once per table at import)
@@ -175,6 +159,9 @@ SH = 8  # Black's sizes sit 8 bits above White's in a cell
 LOW = 0xFF
 COLOURS = "wb"
 SEAT_NAMES = ("White", "Black")
+# Where a player's pieces wait to be placed.
+HAND, LEDGE = mark("hand"), mark("ledge")
+TRAYS = {"hand": HAND, "ledge": LEDGE}
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 PLACE, PLACED = -1, -2  # phases; a phase >= 0 is leg@<that dot index>
 _POP = tuple(bin(i).count("1") for i in range(256))
@@ -378,6 +365,12 @@ Events = list[Event] | None  # where play_traced collects what happened; None wh
 # --------------------------------------------------------------------------------------------------------
 # Move parsing
 # --------------------------------------------------------------------------------------------------------
+
+# What a mover still owes in a turn (``QuincalaState.instruction``): English templates with named facts.
+PLACE_FIRST = "place {pieces} (pieces in hand and on the ledge must be placed first)"
+MOVE_NOW = "now move: lift a tower of your own colour from a black dot (e.g. {move})"
+NO_FIRST_LEG = "no first leg is possible: pass"
+INSTRUCTIONS = (PLACE_FIRST, MOVE_NOW, NO_FIRST_LEG)
 
 _DASHES = re.compile(r"[–—→>]")
 _LEG_RE = re.compile(r"^([a-z])([0-9]{1,2})-?([a-z])([0-9]{1,2})$")
@@ -644,9 +637,9 @@ class QuincalaState(State):
     # --- playing --------------------------------------------------------------------------------------
     def _play(self, move: str, events: list[Event] | None) -> QuincalaState:
         if self.result is not None:
-            raise IllegalMove("The game is over: no more moves can be played.")
+            raise IllegalMove(phrase("The game is over: no more moves can be played."))
         if not isinstance(move, str):
-            raise IllegalMove(f"{move!r} is not a Quincala move.")
+            raise IllegalMove(phrase("{move!r} is not a Quincala move.", move=move))
         action = self.geo.actions.get(move) or self._parse(move)  # canonical strings skip the parsing
         kind = action[0]
         if kind == "leg":
@@ -669,22 +662,27 @@ class QuincalaState(State):
         if pm:
             colour, size, dot = COLOURS.index(pm.group(1)), int(pm.group(2)), pm.group(3) + pm.group(4)
             if dot not in g.index or not g.is_dot[g.index[dot]]:
-                raise IllegalMove(f"{dot} is not a dot of the board (R-B2).")
+                raise IllegalMove(phrase("{dot} is not a dot of the board (R-B2).", dot=dot))
             return ("place", colour, size, g.index[dot])
         if mv.count("-") > 1:
             raise IllegalMove(
-                f"{move.strip()!r} is several legs: play one leg at a time (d3-d6, then d6-b6) (R-M2)."
+                phrase(
+                    "{strip!r} is several legs: play one leg at a time (d3-d6, then d6-b6) (R-M2).",
+                    strip=move.strip()
+                )
             )
         lm = _LEG_RE.match(mv)
         if lm:
             a, b = lm.group(1) + lm.group(2), lm.group(3) + lm.group(4)
             for dot in (a, b):
                 if dot not in g.index or not g.is_dot[g.index[dot]]:
-                    raise IllegalMove(f"{dot} is not a dot of the board (R-B2).")
+                    raise IllegalMove(phrase("{dot} is not a dot of the board (R-B2).", dot=dot))
             return ("leg", g.index[a], g.index[b])
         raise IllegalMove(
-            f"{move.strip()!r} is not a Quincala move: type a placement like w5@c2, home, "
-            "a leg like d3-d6, end or pass."
+            phrase(
+                "{strip!r} is not a Quincala move: type a placement like w5@c2, home, a leg like d3-d6, end or "
+                "pass.", strip=move.strip()
+            )
         )
 
     def _next(self, cells: Cells, stash: Stash, phase: int, immune: Marks, gained: Marks) -> QuincalaState:
@@ -703,45 +701,56 @@ class QuincalaState(State):
             True,
         )
 
-    def _must_place_msg(self, req: list[tuple[int, int]]) -> str:
+    def _must_place_msg(self, req: list[tuple[int, int]]) -> Phrase:
         names = ", ".join(piece_name(c, s) for c, s in sorted(req, key=lambda p: (p[0] != self.mover, p[1])))
-        return (
-            f"You must first place {names}: pieces in hand and on the ledge are placed before moving (R-T2)."
-        )
+        return phrase("You must first place {pieces}: pieces in hand and on the ledge are placed before moving "
+                      "(R-T2).", pieces=names)
 
     def _place(self, colour: int, size: int, d: int, events: Events) -> QuincalaState:
         g, m = self.geo, self.mover
         p = piece_name(colour, size)
         if self.phase >= 0:
-            raise IllegalMove(f"Placing is over once the move has begun: {p} cannot be placed now (R-T1).")
+            raise IllegalMove(phrase(
+                "Placing is over once the move has begun: {p} cannot be placed now (R-T1).", p=p
+            ))
         if not 1 <= size <= g.k:
-            raise IllegalMove(f"There is no piece {p} in the {g.k}-size game (R-C2).")
+            raise IllegalMove(phrase("There is no piece {p} in the {k}-size game (R-C2).", p=p, k=g.k))
         req = self._required()
         slot = 2 * m + (0 if colour == m else 1)
         if size not in self.stash[slot]:
-            where = "hand" if colour == m else "ledge"
+            where = Phrase(HAND if colour == m else LEDGE)
             if req:
                 raise IllegalMove(
-                    f"There is no {p} in your {where} to place; you must place "
-                    f"{', '.join(piece_name(c, s) for c, s in req)} (R-T2)."
+                    phrase(
+                        "There is no {p} in your {where} to place; you must place {pieces} (R-T2).",
+                        p=p, where=where, pieces=', '.join((piece_name(c, s) for c, s in req))
+                    )
                 )
             raise IllegalMove(
-                f"There is no {p} in your {where}: only pieces in hand, on the ledge or taken "
-                "off your home dot are placed (R-T2)."
+                phrase(
+                    "There is no {p} in your {where}: only pieces in hand, on the ledge or taken off your home "
+                    "dot are placed (R-T2).", p=p, where=where
+                )
             )
         if (colour, size) not in req:
             raise IllegalMove(
-                f"Too few empty placing dots: {p} must wait; place "
-                f"{', '.join(piece_name(c, s) for c, s in req)} first (R-T5)."
+                phrase(
+                    "Too few empty placing dots: {p} must wait; place {pieces} first (R-T5).",
+                    p=p, pieces=', '.join((piece_name(c, s) for c, s in req))
+                )
             )
         if d not in g.placing_set[m]:
             raise IllegalMove(
-                f"{g.names[d]} is not in your placing areas: pieces are placed on empty black dots "
-                f"there (R-T4)."
+                phrase(
+                    "{cell} is not in your placing areas: pieces are placed on empty black dots there (R-T4).",
+                    cell=g.names[d]
+                )
             )
         if self.cells[d]:
             raise IllegalMove(
-                f"{g.names[d]} is not empty: each piece is placed alone on an empty black dot (R-T4)."
+                phrase(
+                    "{cell} is not empty: each piece is placed alone on an empty black dot (R-T4).", cell=g.names[d]
+                )
             )
         cells = list(self.cells)
         cells[d] = 1 << (size - 1 + SH * colour)
@@ -759,12 +768,16 @@ class QuincalaState(State):
         cell = self.cells[h]
         if self.phase != PLACE:
             raise IllegalMove(
-                "Your home dot can only be cleared once, in the placing phase before the first leg (R-T3)."
+                phrase(
+                    "Your home dot can only be cleared once, in the placing phase before the first leg (R-T3)."
+                )
             )
         if not cell:
-            raise IllegalMove(f"Your home dot {g.names[h]} is empty: there is nothing to take off (R-T3).")
+            raise IllegalMove(phrase(
+                "Your home dot {cell} is empty: there is nothing to take off (R-T3).", cell=g.names[h]
+            ))
         if not self._home_allowed():
-            raise IllegalMove("Too few empty placing dots to place every piece of your home dot (R-T5).")
+            raise IllegalMove(phrase("Too few empty placing dots to place every piece of your home dot (R-T5)."))
         stash = list(self.stash)
         for colour in (0, 1):
             sizes = _BITS[(cell >> (SH * colour)) & LOW]
@@ -783,7 +796,9 @@ class QuincalaState(State):
         if self.phase >= 0:
             if a != self.phase:
                 raise IllegalMove(
-                    f"The move goes on from {g.names[self.phase]}: the next leg starts there (R-M6)."
+                    phrase(
+                        "The move goes on from {cell}: the next leg starts there (R-M6).", cell=g.names[self.phase]
+                    )
                 )
             lifted = self._continuation_lift()
         else:
@@ -791,14 +806,18 @@ class QuincalaState(State):
             if req:
                 raise IllegalMove(self._must_place_msg(req))
             if g.is_white[a]:
-                raise IllegalMove(f"{g.names[a]} is a white dot: the first leg starts on a black dot (R-M1).")
+                raise IllegalMove(phrase(
+                    "{cell} is a white dot: the first leg starts on a black dot (R-M1).", cell=g.names[a]
+                ))
             c = cells[a]
             if not c:
-                raise IllegalMove(f"There is no piece on {g.names[a]} to lift (R-M1).")
+                raise IllegalMove(phrase("There is no piece on {cell} to lift (R-M1).", cell=g.names[a]))
             if (c >> (SH * (1 - m))) & LOW:
                 raise IllegalMove(
-                    f"{g.names[a]} holds {SEAT_NAMES[1 - m]}'s pieces: the first leg lifts a tower "
-                    "of your own colour only (R-M1)."
+                    phrase(
+                        "{cell} holds {seat}'s pieces: the first leg lifts a tower of your own colour only "
+                        "(R-M1).", cell=g.names[a], seat=Phrase(SEAT_NAMES[1 - m])
+                    )
                 )
             lifted = (c >> (SH * m)) & LOW
         line = g.lines[a].get(b)  # (steps, dots passed over) when b lies straight ahead of a
@@ -811,14 +830,19 @@ class QuincalaState(State):
         if g.is_white[b]:
             if WHITE_DOT_LANDING == "forbidden":
                 raise IllegalMove(
-                    f"{g.leg_name[a][b]} ends on the white dot {g.names[b]}, where legs may not end (R-M5)."
+                    phrase(
+                        "{leg} ends on the white dot {cell}, where legs may not end (R-M5).",
+                        leg=g.leg_name[a][b], cell=g.names[b]
+                    )
                 )
             dup = (c | c >> SH) & lifted
             if dup:
                 s = _BITS[dup][0]
                 raise IllegalMove(
-                    f"{g.leg_name[a][b]} cannot land on the white dot {g.names[b]}: it already holds a "
-                    f"size-{s} piece and white dots do not knock (R-M5)."
+                    phrase(
+                        "{leg} cannot land on the white dot {cell}: it already holds a size-{s} piece and white "
+                        "dots do not knock (R-M5).", leg=g.leg_name[a][b], cell=g.names[b], s=s
+                    )
                 )
         elif self.immune:
             imm = self._imm_masks().get(b, 0) & lifted & ((c | c >> SH) & LOW)
@@ -826,8 +850,10 @@ class QuincalaState(State):
                 s = _BITS[imm][0]
                 colour = 0 if c >> (s - 1) & 1 else 1
                 raise IllegalMove(
-                    f"{g.leg_name[a][b]} would knock the immune {piece_name(colour, s)} on {g.names[b]}, "
-                    "which cannot be knocked this turn (R-M4)."
+                    phrase(
+                        "{leg} would knock the immune {piece} on {cell}, which cannot be knocked this turn "
+                        "(R-M4).", leg=g.leg_name[a][b], piece=piece_name(colour, s), cell=g.names[b]
+                    )
                 )
         return lifted
 
@@ -839,24 +865,29 @@ class QuincalaState(State):
         bx, by = b % g.width, b // g.width
         dx, dy = bx - ax, by - ay
         if a == b or (dx and dy and abs(dx) != abs(dy)):
-            raise IllegalMove(f"{text} is not a straight line along a rank, file or diagonal (R-M2).")
+            raise IllegalMove(phrase(
+                "{text} is not a straight line along a rank, file or diagonal (R-M2).", text=text
+            ))
         steps = max(abs(dx), abs(dy))
         n = _POP[lifted]
         if steps > n:
             raise IllegalMove(
-                f"{text} is {steps} steps but only {n} piece{'s' * (n > 1)} "
-                f"{'are' if n > 1 else 'is'} moving (R-M2)."
+                phrase("{text} is {steps} steps but only {n} pieces are moving (R-M2).", text=text, steps=steps, n=n)
+                if n > 1 else phrase("{text} is {steps} steps but only 1 piece is moving (R-M2).", text=text,
+                                     steps=steps)
             )
         sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
         for i in range(1, steps):
             d = (ay + sy * i) * g.width + ax + sx * i
             if not g.is_dot[d]:
-                raise IllegalMove(f"{text} leaves the playing area (R-M2).")
+                raise IllegalMove(phrase("{text} leaves the playing area (R-M2).", text=text))
             if cells[d]:
-                plural = "s" * (_POP[cells[d] & LOW] + _POP[cells[d] >> SH] > 1)
+                several = _POP[cells[d] & LOW] + _POP[cells[d] >> SH] > 1
                 raise IllegalMove(
-                    f"{text} is blocked by the piece{plural} on {g.names[d]}: "
-                    "a leg cannot jump over pieces (R-M2)."
+                    phrase("{text} is blocked by the pieces on {cell}: a leg cannot jump over pieces (R-M2).",
+                           text=text, cell=g.names[d]) if several else
+                    phrase("{text} is blocked by the piece on {cell}: a leg cannot jump over pieces (R-M2).",
+                           text=text, cell=g.names[d])
                 )
         raise AssertionError(f"{text} is a valid path for {lifted}")  # Geometry.lines disagrees
 
@@ -944,10 +975,12 @@ class QuincalaState(State):
     def _end(self, events: Events) -> QuincalaState:
         if self.phase < 0:
             raise IllegalMove(
-                "There is no move to end: end stops a move after a leg, while it could go on (R-M7)."
+                phrase(
+                    "There is no move to end: end stops a move after a leg, while it could go on (R-M7)."
+                )
             )
         if not CONTINUE_OPTIONAL and self._targets([(self.phase, self._continuation_lift())]):
-            raise IllegalMove("The move must go on while a further leg is possible (R-M7).")
+            raise IllegalMove(phrase("The move must go on while a further leg is possible (R-M7)."))
         if events is not None:
             events.append(Event("end", "", self.geo.names[self.phase], ""))
         return self._finish_move(events)
@@ -1030,13 +1063,15 @@ class QuincalaState(State):
 
     def _pass(self, events: Events) -> QuincalaState:
         if self.phase >= 0:
-            raise IllegalMove("You cannot pass in the middle of a move: play a leg or end (R-M9).")
+            raise IllegalMove(phrase("You cannot pass in the middle of a move: play a leg or end (R-M9)."))
         req = self._required()
         if req:
             raise IllegalMove(self._must_place_msg(req))
         if self._has_first_leg():
             raise IllegalMove(
-                "You have a legal first leg, so you must move: passing is only allowed without one (R-M9)."
+                phrase(
+                    "You have a legal first leg, so you must move: passing is only allowed without one (R-M9)."
+                )
             )
         if events is not None:
             events.append(Event("pass", "", "", ""))
@@ -1106,9 +1141,6 @@ class QuincalaState(State):
     def winning_dots(self, seat: int) -> tuple[str, ...]:
         return tuple(self.geo.names[d] for d in self.geo.win_dots[seat])
 
-    def placing_dots(self, seat: int) -> tuple[str, ...]:
-        return tuple(self.geo.names[d] for d in self.geo.placing[seat])
-
     def complete_dot(self) -> str | None:
         g = self.geo
         for w in g.white:
@@ -1160,11 +1192,11 @@ class QuincalaState(State):
         return best
 
     # --- extras ---------------------------------------------------------------------------------------
-    def describe(self, move: str) -> str:
+    def describe_phrase(self, move: str) -> Phrase:
         try:
             nxt, events = self.play_traced(move)
         except IllegalMove:
-            return ""
+            return NOTHING
         return _describe_events(self, nxt, events)
 
     def canonical(self, move: str) -> str:
@@ -1175,24 +1207,24 @@ class QuincalaState(State):
         self._played = (canon, after)
         return canon
 
-    def pending(self) -> str:
+    def pending_phrase(self) -> Phrase:
+        found = self.instruction()
+        return Phrase(found[0], dict(found[1])) if found else NOTHING
+
+    def instruction(self) -> tuple[str, dict[str, str]] | None:
+        """What the mover must do next before the turn can end, as data: one of ``INSTRUCTIONS`` and its facts
+        (``pending`` fills it in English, the renderer in the post's language); None when nothing is owed."""
         if self.result is not None or self.phase >= 0:
-            return ""
+            return None
         req = self._required()
         if req:
             ordered = sorted(req, key=lambda p: (p[0] != self.mover, p[1]))
-            return (
-                f"place {', '.join(piece_name(c, s) for c, s in ordered)} "
-                "(pieces in hand and on the ledge must be placed first)"
-            )
+            return PLACE_FIRST, {"pieces": ", ".join(piece_name(c, s) for c, s in ordered)}
         if self.phase == PLACED or self.started:
             if self._has_first_leg():
-                return (
-                    "now move: lift a tower of your own colour from a black dot (e.g. "
-                    f"{next(m for m in self.legal_moves() if '-' in m)})"
-                )
-            return "no first leg is possible: pass"
-        return ""
+                return MOVE_NOW, {"move": next(m for m in self.legal_moves() if "-" in m)}
+            return NO_FIRST_LEG, {}
+        return None
 
     def turn_record(self, moves: list[str]) -> str:
         """§7 notation: placements, then ``;`` and the legs chained (``w5@c2 ; d3-d6-b6``)."""
@@ -1204,14 +1236,14 @@ class QuincalaState(State):
         winners = self.winners
         ranks = rank_seats(self, winners)
         if self.result == 2:  # R-W2
-            return Outcome("passes", winners, ranks)
+            return Outcome(QuincalaTermination.PASSES, winners, ranks)
         dot = self.complete_dot()  # R-W1: a finished game without two passes has exactly one
         assert dot is not None, "a won game has a complete tower"
         role, owner = self.geo.role[self.geo.index[dot]]
-        return Outcome("complete_tower", winners, ranks, {"winner": self.result, "owner": COLOURS.index(owner)},
-                       {"dot": dot, "dot_role": role})
+        return Outcome(QuincalaTermination.COMPLETE_TOWER, winners, ranks,
+                       {"winner": self.result, "owner": COLOURS.index(owner)}, {"dot": dot, "dot_role": role})
 
-    def text_board(self) -> str:
+    def text_board_phrase(self) -> Phrase:
         """§6 text fallback: one cell per dot, ``w134`` = White's 1, 3, 4; ``w2b5`` mixed; ``[WH]`` empty white."""
         g = self.geo
         roles = self.white_dot_roles()
@@ -1222,23 +1254,28 @@ class QuincalaState(State):
                 t = f"[{t if t != '.' else roles[g.names[d]]}]"
             cells[d] = t
         w = max(5, max(len(t) for t in cells.values()) + 1)
-        lines = ["     " + "".join(f"{f:<{w}}" for f in g.data.files).rstrip()]
+        lines: list[Phrase | str] = ["     " + "".join(f"{f:<{w}}" for f in g.data.files).rstrip()]
         for y in range(g.height - 1, -1, -1):
             row = "".join(f"{cells[y * g.width + x]:<{w}}" for x in range(g.width))
             lines.append(f"{y + 1:>3}  " + row.rstrip())
         for seat in (1, 0):
-            lines.append(
-                f"{SEAT_NAMES[seat]}: hand {' '.join(self.hand(seat)) or '-'} · "
-                f"ledge {' '.join(self.ledge(seat)) or '-'}"
-            )
+            lines.append(phrase("{seat}: hand {hand} · ledge {ledge}", seat=Phrase(SEAT_NAMES[seat]),
+                                hand=" ".join(self.hand(seat)) or "-", ledge=" ".join(self.ledge(seat)) or "-"))
         if self.immune:
-            lines.append("immune: " + ", ".join(f"{d}:{s}" for d, s in self.immune_pieces()))
+            lines.append(phrase("immune: {pieces}", pieces=", ".join(f"{d}:{s}" for d, s in self.immune_pieces())))
         outcome = self.outcome()
         if outcome is None:
-            lines.append(f"{SEAT_NAMES[self.mover]} to move ({self.phase_name})")
+            lines.append(phrase("{seat} to move ({phase})", seat=Phrase(SEAT_NAMES[self.mover]),
+                                phase=self._phase_phrase()))
         else:
-            lines.append(outcome_text(GAME, outcome, SEAT_NAMES))
-        return "\n".join(lines)
+            lines.append(outcome_phrase(GAME, outcome, SEAT_NAMES))
+        return joined(lines, "\n")
+
+    def _phase_phrase(self) -> Phrase:
+        """``phase_name`` as words: place, placed, leg@d6."""
+        ph = self.phase
+        return phrase("place") if ph == PLACE else phrase("placed") if ph == PLACED \
+            else phrase("leg@{dot}", dot=self.geo.names[ph])
 
     def __repr__(self) -> str:
         return f"QuincalaState({self.encode()!r})"
@@ -1254,38 +1291,45 @@ class QuincalaState(State):
         return hash(self.encode())
 
 
-def _tray_words(where: str) -> str:
+def _tray_words(where: str) -> Phrase:
     kind, colour = where.split(":")
-    return f"{SEAT_NAMES[COLOURS.index(colour)]}'s {kind}"
+    return phrase("{seat}'s {tray}", seat=Phrase(SEAT_NAMES[COLOURS.index(colour)]), tray=Phrase(TRAYS[kind]))
 
 
-def _describe_events(before: QuincalaState, after: QuincalaState, events: list[Event]) -> str:
-    parts = []
-    for e in events:
-        if e.kind == "place":
-            parts.append(f"place {e.piece} from your {e.frm.split(':')[0]} on {e.to}")
-        elif e.kind == "home":
-            n = len(re.findall(r"[wb][0-9]", e.piece))
-            parts.append(f"take the {n} piece{'s' * (n > 1)} off your home dot {e.frm} to place them")
-        elif e.kind == "leg":
-            parts.append(f"{e.piece} {e.frm}→{e.to}")
-        elif e.kind in ("knock", "release"):
-            to = e.to if ":" not in e.to else _tray_words(e.to)
-            parts.append(f"{'knocks' if e.kind == 'knock' else 'releases'} {e.piece} → {to}")
-        elif e.kind == "win":
-            parts.append(f"{e.piece} WINS on {e.frm}")
-        elif e.kind == "pass":
-            parts.append("no first leg: pass the turn")
-        elif e.kind == "end":
-            parts.append(f"stop on {e.frm}")
+def _event_phrase(e: Event) -> Phrase | None:
+    """One event of a move in words (None for an event a description leaves out)."""
+    if e.kind == "place":
+        return phrase("place {piece} from your {tray} on {dot}", piece=e.piece, tray=Phrase(TRAYS[e.frm.split(":")[0]]),
+                      dot=e.to)
+    if e.kind == "home":
+        n = len(re.findall(r"[wb][0-9]", e.piece))
+        return phrase("take the {n} pieces off your home dot {dot} to place them", n=n, dot=e.frm) if n > 1 \
+            else phrase("take the 1 piece off your home dot {dot} to place them", dot=e.frm)
+    if e.kind == "leg":
+        return Phrase("{piece} {from_}→{to}", {"piece": e.piece, "from_": e.frm, "to": e.to})
+    if e.kind in ("knock", "release"):
+        to: Phrase | str = e.to if ":" not in e.to else _tray_words(e.to)
+        return phrase("knocks {piece} → {to}", piece=e.piece, to=to) if e.kind == "knock" \
+            else phrase("releases {piece} → {to}", piece=e.piece, to=to)
+    if e.kind == "win":
+        return phrase("{seat} WINS on {dot}", seat=Phrase(e.piece), dot=e.frm)
+    if e.kind == "pass":
+        return phrase("no first leg: pass the turn")
+    if e.kind == "end":
+        return phrase("stop on {dot}", dot=e.frm)
+    return None
+
+
+def _describe_events(before: QuincalaState, after: QuincalaState, events: list[Event]) -> Phrase:
+    parts = [p for p in map(_event_phrase, events) if p is not None]
     if after.result is None:
         if after.phase >= 0 and after.mover == before.mover:
-            parts.append("ends the turn here (type on to go further)")
+            parts.append(phrase("ends the turn here (type on to go further)"))
         elif after.mover != before.mover and events and events[-1].kind not in ("pass",):
-            parts.append("turn ends")
+            parts.append(phrase("turn ends"))
     elif after.result == 2:
-        parts.append("draw")
-    return ", ".join(parts)
+        parts.append(phrase("draw"))
+    return joined(parts)
 
 
 def turn_notation(moves: Sequence[str]) -> str:
@@ -1357,6 +1401,14 @@ it after your message.
 """
 
 
+class QuincalaTermination(Termination):
+    """How the rules end a game of Quincala (the keys of ``QuincalaGame.terminations`` but R-W3's cap, which is
+    the match service's: ``CapTermination``)."""
+
+    COMPLETE_TOWER = "complete_tower"
+    PASSES = "passes"
+
+
 class QuincalaGame(Game):
     key = "quincala"
     title = "Quincala"
@@ -1377,6 +1429,7 @@ class QuincalaGame(Game):
     # exhaustive listings of sampled turns (up to 4,000 positions each), 8 over long random turns (bench_fairplay).
     turn_reach = 20
     fact_words = ("home", "quincala")    # the {dot_role} fact
+    termination_kinds = QuincalaTermination
     terminations = {
         "complete_tower": "{winner} wins with a complete tower on {owner}'s {dot_role} dot {dot}.",
         "passes": "Both players passed in succession, so the game is a draw.",
@@ -1399,41 +1452,50 @@ class QuincalaGame(Game):
     # --- decoding -------------------------------------------------------------------------------------
     def decode(self, code: str) -> QuincalaState:
         if not isinstance(code, str):
-            raise InvalidPosition("A Quincala position code is a line of text.")
+            raise InvalidPosition(phrase("A Quincala position code is a line of text."))
         f = code.strip().split()
         if len(f) != 10:
             raise InvalidPosition(
-                f"A Quincala position code has 10 fields separated by spaces, not {len(f)}."
+                phrase(
+                    "A Quincala position code has 10 fields separated by spaces, not {count}.", count=len(f)
+                )
             )
         if f[0] not in GEOMETRY:
-            raise InvalidPosition(f"The number of sizes must be 3, 4 or 5, not {f[0]!r}.")
+            raise InvalidPosition(phrase("The number of sizes must be 3, 4 or 5, not {f!r}.", f=f[0]))
         geo = GEOMETRY[f[0]]
         k = geo.k
         dots = f[1].split(",")
         if len(dots) != geo.n:
-            raise InvalidPosition(f"Field 2 must list all {geo.n} dots separated by commas, not {len(dots)}.")
+            raise InvalidPosition(phrase(
+                "Field 2 must list all {n} dots separated by commas, not {count}.", n=geo.n, count=len(dots)
+            ))
         counts = [[0] * (k + 1) for _ in range(2)]
         cells = []
         for i, t in enumerate(dots):
             name = geo.names[i]
-            pieces = self._pieces(t, k, f"the dot {name}")
+            pieces = self._pieces(t, k, phrase("The dot {name}", name=name))
             cell = 0
             last = 0
             for colour, s in pieces:
                 if s == last:
                     raise InvalidPosition(
-                        f"{name} holds two pieces of size {s}; a dot holds one of each size."
+                        phrase(
+                            "{name} holds two pieces of size {s}; a dot holds one of each size.", name=name, s=s
+                        )
                     )
                 if s < last:
-                    raise InvalidPosition(f"The pieces on {name} must be written smallest to largest.")
+                    raise InvalidPosition(phrase(
+                        "The pieces on {name} must be written smallest to largest.", name=name
+                    ))
                 last = s
                 cell |= 1 << (s - 1 + SH * colour)
                 counts[colour][s] += 1
             if cell and not geo.is_dot[i]:
-                raise InvalidPosition(f"{name} is outside the playing area but holds pieces.")
+                raise InvalidPosition(phrase("{name} is outside the playing area but holds pieces.", name=name))
             cells.append(cell)
         stash = []
-        labels = ("White's hand", "White's ledge", "Black's hand", "Black's ledge")
+        labels = tuple(phrase("{seat}'s {tray}", seat=Phrase(SEAT_NAMES[j // 2]), tray=Phrase(TRAYS[tray]))
+                       for j, tray in enumerate(("hand", "ledge", "hand", "ledge")))
         for j in range(4):
             owner = j // 2
             want = owner if j % 2 == 0 else 1 - owner
@@ -1442,10 +1504,13 @@ class QuincalaGame(Game):
             for colour, s in pieces:
                 if colour != want:
                     raise InvalidPosition(
-                        f"{labels[j]} holds only {SEAT_NAMES[want]}'s pieces, not {piece_name(colour, s)}."
+                        phrase(
+                            "{cell} holds only {seat}'s pieces, not {piece_name}.",
+                            cell=labels[j], seat=Phrase(SEAT_NAMES[want]), piece_name=piece_name(colour, s)
+                        )
                     )
                 if sizes and s < sizes[-1]:
-                    raise InvalidPosition(f"{labels[j]} must be written smallest to largest.")
+                    raise InvalidPosition(phrase("{cell} must be written smallest to largest.", cell=labels[j]))
                 sizes.append(s)
                 counts[colour][s] += 1
             stash.append(tuple(sizes))
@@ -1454,10 +1519,13 @@ class QuincalaGame(Game):
             for s in range(1, k + 1):
                 if counts[colour][s] != per:
                     raise InvalidPosition(
-                        f"There must be {per} pieces {piece_name(colour, s)}, not {counts[colour][s]}."
+                        phrase(
+                            "There must be {per} pieces {piece_name}, not {x}.",
+                            per=per, piece_name=piece_name(colour, s), x=counts[colour][s]
+                        )
                     )
         if f[6] not in ("w", "b"):
-            raise InvalidPosition(f"Field 7 (the player to move) must be w or b, not {f[6]!r}.")
+            raise InvalidPosition(phrase("Field 7 (the player to move) must be w or b, not {f!r}.", f=f[6]))
         mover = COLOURS.index(f[6])
         if f[7] == "place":
             phase = PLACE
@@ -1466,46 +1534,58 @@ class QuincalaGame(Game):
         elif f[7].startswith("leg@") and f[7][4:] in geo.index and geo.is_dot[geo.index[f[7][4:]]]:
             phase = geo.index[f[7][4:]]
         else:
-            raise InvalidPosition(f"Field 8 (the phase) must be place, placed or leg@<dot>, not {f[7]!r}.")
+            raise InvalidPosition(phrase(
+                "Field 8 (the phase) must be place, placed or leg@<dot>, not {f!r}.", f=f[7]
+            ))
         imm = self._marks(f[8], geo, cells, "Field 9")
         if "/" not in f[9]:
-            raise InvalidPosition("Field 10 must be the gained marks, '/', and the pass counter (e.g. -/0).")
+            raise InvalidPosition(phrase("Field 10 must be the gained marks, '/', and the pass counter (e.g. -/0)."))
         g_text, p_text = f[9].rsplit("/", 1)
         gained = self._marks(g_text, geo, cells, "Field 10")
         if p_text not in ("0", "1", "2"):
-            raise InvalidPosition(f"The pass counter must be 0, 1 or 2, not {p_text!r}.")
+            raise InvalidPosition(phrase("The pass counter must be 0, 1 or 2, not {p_text!r}.", p_text=p_text))
         passes = int(p_text)
         o = 1 - mover
         for d, s in imm:
             if not cells[d] >> (s - 1 + SH * o) & 1:
                 raise InvalidPosition(
-                    f"The immune piece {geo.names[d]}:{s} must be {SEAT_NAMES[o]}'s: only the "
-                    "player who moved last can have gained immunity."
+                    phrase(
+                        "The immune piece {cell}:{s} must be {seat}'s: only the player who moved last can have "
+                        "gained immunity.", cell=geo.names[d], s=s, seat=Phrase(SEAT_NAMES[o])
+                    )
                 )
         for d, s in gained:
             if not cells[d] >> (s - 1 + SH * mover) & 1:
                 raise InvalidPosition(
-                    f"The marked piece {geo.names[d]}:{s} must be {SEAT_NAMES[mover]}'s: only "
-                    "the mover's knocking pieces gain immunity."
+                    phrase(
+                        "The marked piece {cell}:{s} must be {seat}'s: only the mover's knocking pieces gain "
+                        "immunity.", cell=geo.names[d], s=s, seat=Phrase(SEAT_NAMES[mover])
+                    )
                 )
         if passes and imm:
-            raise InvalidPosition("After a pass no piece can be immune.")
+            raise InvalidPosition(phrase("After a pass no piece can be immune."))
         if gained and phase < 0:
             raise InvalidPosition(
-                "Pieces can only have gained immunity this turn once a leg has been played."
+                phrase(
+                    "Pieces can only have gained immunity this turn once a leg has been played."
+                )
             )
         if phase < 0 and (stash[2 * o] or stash[2 * o + 1]):
             raise InvalidPosition(
-                f"At the start of a turn only the player to move can hold pieces in hand or on "
-                f"the ledge, but {SEAT_NAMES[o]} does."
+                phrase(
+                    "At the start of a turn only the player to move can hold pieces in hand or on the ledge, "
+                    "but {seat} does.", seat=Phrase(SEAT_NAMES[o])
+                )
             )
         if phase == PLACED and cells[geo.home[mover]]:
             raise InvalidPosition(
-                "In phase placed the mover's home dot has been cleared, so it must be empty."
+                phrase(
+                    "In phase placed the mover's home dot has been cleared, so it must be empty."
+                )
             )
         complete = [w for w in geo.white if (cells[w] | cells[w] >> SH) & LOW == geo.full]
         if len(complete) > 1:
-            raise InvalidPosition("Two white dots hold complete towers; the game ends at the first one.")
+            raise InvalidPosition(phrase("Two white dots hold complete towers; the game ends at the first one."))
         result = None
         if complete:
             result = geo.beneficiary[complete[0]]
@@ -1513,39 +1593,48 @@ class QuincalaGame(Game):
             result = 2
         if result is not None and (phase != PLACE or gained):
             raise InvalidPosition(
-                "A finished game is written at the end of a turn: phase place and no marks in field 10."
+                phrase(
+                    "A finished game is written at the end of a turn: phase place and no marks in field 10."
+                )
             )
         if complete and passes == 2:
-            raise InvalidPosition("A game cannot end both by a complete tower and by two passes.")
+            raise InvalidPosition(phrase("A game cannot end both by a complete tower and by two passes."))
         st = QuincalaState(geo, f[0], tuple(cells), tuple(stash), mover, phase, imm, gained, passes, result)
         if phase >= 0:
             own = (cells[phase] >> (SH * mover)) & LOW
             if _POP[own] < 2:
                 raise InvalidPosition(
-                    f"Phase leg@{geo.names[phase]} needs at least two of the mover's pieces there to go on."
+                    phrase(
+                        "Phase leg@{cell} needs at least two of the mover's pieces there to go on.",
+                        cell=geo.names[phase]
+                    )
                 )
             if geo.is_white[phase] and not CONTINUE_FROM_WHITE_DOT:
-                raise InvalidPosition("A move cannot go on from a white dot.")
+                raise InvalidPosition(phrase("A move cannot go on from a white dot."))
             if st._required():
-                raise InvalidPosition("The mover is in the middle of a move but still has pieces to place.")
+                raise InvalidPosition(phrase("The mover is in the middle of a move but still has pieces to place."))
         return st
 
     @staticmethod
-    def _pieces(text: str, k: int, where: str, allow_dash: bool = False) -> list[tuple[int, int]]:
+    def _pieces(text: str, k: int, where: Phrase, allow_dash: bool = False) -> list[tuple[int, int]]:
         if text == ("-" if allow_dash else "."):
             return []
         if not re.fullmatch(r"(?:[wb][0-9])+", text):
             raise InvalidPosition(
-                f"{where[0].upper() + where[1:]} is written {text!r}; expected pieces like "
-                f"w1b3 or {'-' if allow_dash else '.'} when empty."
+                phrase(
+                    "{where} is written {text!r}; expected pieces like w1b3 or {empty} when empty.",
+                    where=where, text=text, empty="-" if allow_dash else "."
+                )
             )
         out = []
         for c, s in re.findall(r"([wb])([0-9])", text):
             size = int(s)
             if not 1 <= size <= k:
                 raise InvalidPosition(
-                    f"{where[0].upper() + where[1:]} holds a piece of size {size}, but this "
-                    f"game has sizes 1 to {k}."
+                    phrase(
+                        "{where} holds a piece of size {size}, but this game has sizes 1 to {k}.",
+                        where=where, size=size, k=k
+                    )
                 )
             out.append((COLOURS.index(c), size))
         return out
@@ -1558,13 +1647,17 @@ class QuincalaGame(Game):
         for item in text.split(","):
             m = re.fullmatch(r"([a-z][0-9]{1,2}):([0-9])", item)
             if not m or m.group(1) not in geo.index:
-                raise InvalidPosition(f"{label}: {item!r} is not a mark like d6:3.")
+                raise InvalidPosition(phrase("{label}: {item!r} is not a mark like d6:3.", label=label, item=item))
             d, s = geo.index[m.group(1)], int(m.group(2))
             if s < 1 or not ((cells[d] | cells[d] >> SH) >> (s - 1)) & 1:
-                raise InvalidPosition(f"{label}: there is no piece of size {s} on {m.group(1)}.")
+                raise InvalidPosition(phrase(
+                    "{label}: there is no piece of size {s} on {group}.", label=label, s=s, group=m.group(1)
+                ))
             out.append((d, s))
         if out != sorted(set(out)):
-            raise InvalidPosition(f"{label}: marks must be listed once each, in the order of field 2.")
+            raise InvalidPosition(phrase(
+                "{label}: marks must be listed once each, in the order of field 2.", label=label
+            ))
         return tuple(out)
 
     # --- steps -----------------------------------------------------------------------------------------
@@ -1593,7 +1686,7 @@ class QuincalaGame(Game):
             out.append(token)
         return out
 
-    def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
+    def suggestion_phrases(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, Phrase]]:
         """The next atomic steps after what was typed: complete moves replayed, the partial one filtered."""
         assert isinstance(state, QuincalaState)
         text = _DASHES.sub("-", typed.lower())
@@ -1622,14 +1715,12 @@ class QuincalaGame(Game):
             return []
         if st.is_over or st.to_move != state.to_move:
             return []
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, Phrase]] = []
 
         def add(value: str, step: str, st_: QuincalaState) -> None:
             if len(out) >= limit or len(value) > 100:
                 return
-            note = st_.describe(step)
-            label = f"{value} — {note}" if note else value
-            out.append((value, label if len(label) <= 100 else label[:99] + "…"))
+            out.append((value, labelled(value, st_.describe_phrase(step))))
 
         if chain_prefix:
             for mv in st.legal_moves():

@@ -22,13 +22,33 @@ from collections import Counter
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
+from engines.base import (
+    NOTHING,
+    Game,
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    Phrase,
+    State,
+    Termination,
+    joined,
+    labelled,
+    mark,
+    mark_in,
+    outcome_phrase,
+    phrase,
+    rank_seats,
+)
 
 # --- rule constants ---------------------------------------------------------------------------------------
 HOLLOWS = "ABCDEFGH"                 # clockwise (B.3)
 COLOURS = "RGYW"                     # the capture order of the position code
 VALUES = MappingProxyType({"R": 4, "G": 3, "Y": 2, "W": 1})   # R8
-COLOUR_NAMES = MappingProxyType({"R": "red", "G": "green", "Y": "yellow", "W": "white"})
+COLOUR_NAMES = MappingProxyType({"R": mark("red"), "G": mark("green"), "Y": mark("yellow"), "W": mark("white")})
+# A colour's letter on the text board and in descriptions, in the reader's language (the code's letter in English).
+LETTER = "Rincala colour letter"
+_LETTERS = MappingProxyType({"R": mark_in("Rincala colour letter", "R"), "G": mark_in("Rincala colour letter", "G"),
+                             "Y": mark_in("Rincala colour letter", "Y"), "W": mark_in("Rincala colour letter", "W")})
 PER_COLOUR = 6                       # 24 pieces, six of each colour (B.2)
 START_HEIGHT = 3                     # R1
 FULL = 8                             # R3.4: a stack never exceeds eight pieces
@@ -37,8 +57,18 @@ CW, CCW = 1, -1
 DIRECTIONS = {CW: "cw", CCW: "ccw"}
 PHASES = ("first", "again", "turn")
 
-# How a game ends: the ``Outcome.termination`` keys of ``Rincala.terminations``.
-END_FOUR, END_STUCK, END_REPETITION = "one_of_each", "no_move", "repetition"
+
+class RincalaTermination(Termination):
+    """How a game of Rincala ends (the keys of ``RincalaGame.terminations``)."""
+
+    ONE_OF_EACH = "one_of_each"
+    NO_MOVE = "no_move"
+    REPETITION = "repetition"
+
+
+# R7's three ends, as the state keeps them
+END_FOUR, END_STUCK, END_REPETITION = (RincalaTermination.ONE_OF_EACH, RincalaTermination.NO_MOVE,
+                                       RincalaTermination.REPETITION)
 _UNKNOWN = "?"
 
 _MOVE_RE = re.compile(
@@ -138,8 +168,9 @@ def parse_move(text: str) -> str:
     """The canonical ``C cw`` / ``C ccw`` of a typed move; accepts ``C>``, ``C<``, ``Ccw``, any case."""
     m = _MOVE_RE.match(text)
     if not m:
-        raise IllegalMove(f"'{text.strip()}' is not a move: write a hollow and a direction, like 'C cw' or "
-                          "'C ccw'.")
+        raise IllegalMove(phrase(
+            "'{strip}' is not a move: write a hollow and a direction, like 'C cw' or 'C ccw'.", strip=text.strip()
+        ))
     direction = "ccw" if m.group(2).lower() in _CCW_WORDS else "cw"
     return f"{m.group(1).upper()} {direction}"
 
@@ -220,7 +251,7 @@ class RincalaState(State):
     def sowing(self, move: str) -> Sowing:
         """What the legal ``move`` does here (drops, skips, captures); the renderer draws it."""
         if self.end:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(phrase("The game is over."))
         legal = self._legal()
         canonical = move if move in legal else parse_move(move)   # a canonical move needs no parsing
         sowing = self._sowings.get(canonical)
@@ -229,15 +260,22 @@ class RincalaState(State):
                                                     CCW if canonical.endswith("ccw") else CW)
         if sowing is None:
             if not self.board[HOLLOWS.index(canonical[0])]:
-                raise IllegalMove(f"Hollow {canonical[0]} is empty: choose a hollow that holds pieces.")
-            raise IllegalMove(f"{canonical} would drop pieces into empty hollows only; a move must drop at "
-                              "least one piece onto a stack.")
+                raise IllegalMove(phrase(
+                    "Hollow {canonical} is empty: choose a hollow that holds pieces.", canonical=canonical[0]
+                ))
+            raise IllegalMove(phrase(
+                "{canonical} would drop pieces into empty hollows only; a move must drop at least one "
+                "piece onto a stack.", canonical=canonical
+            ))
         return sowing
 
     def canonical(self, move: str) -> str:
         return self.sowing(move).move
 
     def turn_record(self, moves: list[str]) -> str:
+        return str(self.turn_record_phrase(moves))
+
+    def turn_record_phrase(self, moves: list[str]) -> Phrase:
         """``A ccw, D cw — collected green (3 points)``; ``A ccw — must move again`` mid-turn."""
         state, taken = self, ""
         for move in moves:
@@ -247,54 +285,73 @@ class RincalaState(State):
         record = ", ".join(moves)
         if taken:
             counts = Counter(sort_pieces(taken))
-            what = ", ".join(f"{n}× {COLOUR_NAMES[c]}" if n > 1 else COLOUR_NAMES[c] for c, n in counts.items())
-            record += f" — collected {what} ({points(taken)} point{'s' if points(taken) > 1 else ''})"
-        elif state.pending():
-            record += " — must move again"
-        return record
+            what = joined([Phrase("{n}× {colour}", {"n": n, "colour": Phrase(COLOUR_NAMES[c])}) if n > 1
+                           else Phrase(COLOUR_NAMES[c]) for c, n in counts.items()])
+            got = points(taken)
+            return phrase("{moves} — collected {what} ({n} points)", moves=record, what=what, n=got) if got > 1 \
+                else phrase("{moves} — collected {what} (1 point)", moves=record, what=what)
+        if state.pending():
+            return phrase("{moves} — must move again", moves=record)
+        return Phrase("{moves}", {"moves": record})
 
-    def describe(self, move: str) -> str:
+    def describe_phrase(self, move: str) -> Phrase:
         try:
             sowing = self.sowing(move)
         except IllegalMove:
-            return ""
+            return NOTHING
         parts = []
         if sowing.empty_drops:
-            parts.append("drops into empty " + ", ".join(HOLLOWS[i] for i in sowing.empty_drops))
+            parts.append(phrase("drops into empty {hollows}",
+                                hollows=", ".join(HOLLOWS[i] for i in sowing.empty_drops)))
         if sowing.captures:
-            parts.append("collects " + ", ".join(c for _, c in sowing.captures))
+            parts.append(phrase("collects {pieces}", pieces=joined([self._letter(c) for _, c in sowing.captures])))
         after = self._after(sowing)
         if after.is_over:
-            parts.append("game ends")
+            parts.append(phrase("game ends"))
         elif after.seat == self.seat and after.phase == "again":
-            parts.append("move again")
+            parts.append(phrase("move again"))
         else:
-            parts.append("turn ends")
-        return ", ".join(parts)
+            parts.append(phrase("turn ends"))
+        return joined(parts)
 
-    def pending(self) -> str:
-        return "move again" if self.phase == "again" and not self.end else ""
+    def pending_phrase(self) -> Phrase:
+        return phrase("move again") if self.phase == "again" and not self.end else NOTHING
+
+    @staticmethod
+    def _letter(colour: str) -> Phrase:
+        return Phrase(_LETTERS[colour], context=LETTER)
+
+    def _stack(self, pieces: str) -> Phrase:
+        """A stack (or captured pieces) as colour letters in the reader's language; '-' when empty."""
+        return joined([self._letter(c) for c in pieces], "") if pieces else Phrase("-")
 
     def outcome(self) -> Outcome | None:
         end = self.end
         if end is None:
             return None
         winners = self.winners
-        return Outcome(end, winners, rank_seats(self, winners))
+        return Outcome(RincalaTermination(end), winners, rank_seats(self, winners))
 
-    def text_board(self) -> str:
-        lines = []
+    def text_board_phrase(self) -> Phrase:
+        lines: list[Phrase | str] = []
         for i, stack in enumerate(self.board):
-            mark = "  (full)" if len(stack) >= FULL else ""
-            lines.append(f"{HOLLOWS[i]}: {stack or '-':<8} {len(stack)}{mark}")
+            line = Phrase("{hollow}: {stack}{pad} {n}", {"hollow": HOLLOWS[i], "stack": self._stack(stack),
+                                                          "pad": " " * (8 - max(1, len(stack))), "n": len(stack)})
+            lines.append(phrase("{line}  (full)", line=line) if len(stack) >= FULL else line)
+        lines.append(joined([Phrase("{letter} = {colour}", {"letter": self._letter(c),
+                                                             "colour": Phrase(COLOUR_NAMES[c])}) for c in COLOURS]))
+        seats = GAME.seat_names(self.players)
         for p, caps in enumerate(self.captured):
-            lines.append(f"Player {p + 1}: {points(caps):>2} points  {caps or '-'}")
+            lines.append(phrase("{seat}: {n:>2} points  {pieces}", seat=Phrase(seats[p]), n=points(caps),
+                                pieces=self._stack(caps)))
         outcome = self.outcome()
         if outcome is not None:
-            lines.append("Game over. " + outcome_text(GAME, outcome, GAME.seat_names(self.players)))
+            lines.append(phrase("Game over. {result}", result=outcome_phrase(GAME, outcome, seats)))
+        elif self.pending():
+            lines.append(phrase("{seat} to move, must move again", seat=Phrase(seats[self.seat])))
         else:
-            lines.append(f"Player {self.seat + 1} to move" + (", must move again" if self.pending() else ""))
-        return "\n".join(lines)
+            lines.append(phrase("{seat} to move", seat=Phrase(seats[self.seat])))
+        return joined(lines, "\n")
 
     # --- internals --------------------------------------------------------------------------------------
     def _key(self) -> tuple:
@@ -336,6 +393,7 @@ class Rincala(Game):
     player_counts = (2, 3)
     variants = ()
     history_in_state = True           # the house rule counts positions the code does not hold
+    termination_kinds = RincalaTermination
     terminations = {
         END_FOUR: "Only one piece of each colour is left on the board.",
         END_STUCK: "No move is possible: every sowing would drop into empty hollows only.",
@@ -393,35 +451,44 @@ highest total wins, and equal top scores share the win.
     def decode(self, code: str) -> RincalaState:
         fields = code.strip().split(" ")
         if len(fields) != 4:
-            raise InvalidPosition("A Rincala position has four fields: stacks, captures, player, phase.")
+            raise InvalidPosition(phrase("A Rincala position has four fields: stacks, captures, player, phase."))
         stacks_f, caps_f, player_f, phase = fields
         stacks = stacks_f.split("/")
         if len(stacks) != 8:
-            raise InvalidPosition("The first field needs eight stacks, A to H, separated by '/'.")
+            raise InvalidPosition(phrase("The first field needs eight stacks, A to H, separated by '/'."))
         board = []
         for name, s in zip(HOLLOWS, stacks, strict=True):
             if not _STACK_RE.fullmatch(s):
-                raise InvalidPosition(f"Hollow {name}: write a stack with R, G, Y, W, or '-' when empty.")
+                raise InvalidPosition(phrase(
+                    "Hollow {name}: write a stack with R, G, Y, W, or '-' when empty.", name=name
+                ))
             if len(s) > FULL:
-                raise InvalidPosition(f"Hollow {name} holds {len(s)} pieces; a stack has at most {FULL}.")
+                raise InvalidPosition(phrase(
+                    "Hollow {name} holds {count} pieces; a stack has at most {full}.",
+                    name=name, count=len(s), full=FULL
+                ))
             board.append("" if s == "-" else s)
         caps = caps_f.split("/")
         if len(caps) not in self.player_counts:
-            raise InvalidPosition("The second field lists the captures of 2 or 3 players, separated by '/'.")
+            raise InvalidPosition(phrase("The second field lists the captures of 2 or 3 players, separated by '/'."))
         captured = []
         for p, c in enumerate(caps, 1):
             if not _STACK_RE.fullmatch(c):
-                raise InvalidPosition(f"Player {p}'s captures are written with R, G, Y, W, or '-' if none.")
+                raise InvalidPosition(phrase(
+                    "Player {p}'s captures are written with R, G, Y, W, or '-' if none.", p=p
+                ))
             captured.append("" if c == "-" else sort_pieces(c))
         everything = "".join(board) + "".join(captured)
         for colour in COLOURS:
             if everything.count(colour) > PER_COLOUR:
-                raise InvalidPosition(f"There are only {PER_COLOUR} {COLOUR_NAMES[colour]} pieces, "
-                                      f"not {everything.count(colour)}.")
+                raise InvalidPosition(phrase(
+                    "There are only {per_colour} {colour_names} pieces, not {count}.",
+                    per_colour=PER_COLOUR, colour_names=Phrase(COLOUR_NAMES[colour]), count=everything.count(colour)
+                ))
         if player_f not in [str(p) for p in range(1, len(caps) + 1)]:   # (isdigit() holds for '²' too)
-            raise InvalidPosition(f"The player to move is a number from 1 to {len(caps)}.")
+            raise InvalidPosition(phrase("The player to move is a number from 1 to {count}.", count=len(caps)))
         if phase not in PHASES:
-            raise InvalidPosition("The phase is 'first', 'again' or 'turn'.")
+            raise InvalidPosition(phrase("The phase is 'first', 'again' or 'turn'."))
         return RincalaState(tuple(board), tuple(captured), int(player_f) - 1, phase)
 
     def step_cells(self, move: str, index: int) -> tuple[str, ...]:
@@ -432,7 +499,7 @@ highest total wins, and equal top scores share the win.
         """Several moves in one submission, separated by commas: ``A cw, C ccw``."""
         return [part.strip() for part in text.split(",") if part.strip()]
 
-    def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
+    def suggestion_phrases(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, Phrase]]:
         """Single moves, or after ``A cw, `` the moves that continue that turn, each with what it does."""
         *done, partial = typed.split(",") if typed else [""]
         prefix = []
@@ -457,8 +524,7 @@ highest total wins, and equal top scores share the win.
         for move in state.legal_moves():
             if move.lower().startswith(want):
                 value = ", ".join([*prefix, move])
-                note = state.describe(move)
-                out.append((value, f"{value} — {note}" if note else value))
+                out.append((value, labelled(value, state.describe_phrase(move))))
                 if len(out) >= limit:
                     break
         return out

@@ -17,7 +17,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
+from engines.base import (
+    NOTHING,
+    Game,
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    Phrase,
+    State,
+    Termination,
+    joined,
+    mark,
+    outcome_phrase,
+    phrase,
+    rank_seats,
+)
 
 # --------------------------------------------------------------------------------------------------------
 # Interpretations (spec §11); every [INTERP] of the spec sits behind one of these names.
@@ -167,6 +181,7 @@ def _square_board() -> Board:
 
 
 BOARDS: dict[str, Board] = {"hex": _hex_board(), "square": _square_board()}
+BOARD_WORDS = {"hex": mark("hex"), "square": mark("square")}     # '... of the {variant} board'
 VARIANTS = ("hex", "square")
 
 
@@ -180,7 +195,7 @@ _CELL = r"([a-z][0-9]+)"
 _ROOK_RE = re.compile(rf"^r?{_CELL}(?:([-x]){_CELL})?$")
 _STEP_RE = re.compile(r"R?[a-z]\d+|[>\-x][a-z]\d+(?:\+R)?")
 _SOW_RE = re.compile(rf"^{_CELL}(?:>{_CELL}| ?(ne|nw|se|sw|n|s|e|w))?(\+r)?$")
-_MOVE_FORMS = "e2>f3 (sowing), c1>d1+R (hybrid) or Rf4-c4 (Rook)"
+_MOVE_FORMS = phrase("e2>f3 (sowing), c1>d1+R (hybrid) or Rf4-c4 (Rook)")
 # A count in a position code: ASCII digits, no leading zero, short (a longer one is too many anyway, and int()
 # refuses very long digit strings with a ValueError).
 _COUNT = r"0|[1-9][0-9]{0,5}"
@@ -403,7 +418,7 @@ class RoocalaState(State):
         if move in legal:
             return move
         if self._end:
-            raise IllegalMove(f"The game is over: {self._result_sentence()}")
+            raise IllegalMove(phrase("The game is over: {result}", result=self._result_phrase()))
         text = re.sub(r"\s*([>+\-x])\s*", r"\1", " ".join(move.lower().split()))
         text = re.sub(r"^r ", "r", text)
         m = _SOW_RE.match(text)
@@ -412,16 +427,20 @@ class RoocalaState(State):
         else:
             m = _ROOK_RE.match(text)
             if not m:
-                raise IllegalMove(f"'{move.strip()}' is not a Roocala move: type e.g. {_MOVE_FORMS} (§7).")
+                raise IllegalMove(phrase(
+                    "'{strip}' is not a Roocala move: type e.g. {move_forms} (§7).",
+                    strip=move.strip(), move_forms=_MOVE_FORMS
+                ))
             canon = self._read_rook(m.group(1), m.group(3))
         if canon not in legal:  # (every refusal above names its rule)
-            raise IllegalMove(f"{canon} is not a legal move in this position.")
+            raise IllegalMove(phrase("{canon} is not a legal move in this position.", canon=canon))
         return canon
 
     def _cell(self, name: str) -> int:
         i = self._g.index.get(name)
         if i is None:
-            raise IllegalMove(f"{name} is not a cell of the {self._g.variant} board.")
+            raise IllegalMove(phrase("{name} is not a cell of the {variant} board.", name=name,
+                                     variant=Phrase(BOARD_WORDS[self._g.variant])))
         return i
 
     def _read_sowing(self, frm_name: str, first: str | None, word: str | None, hybrid: bool) -> str:
@@ -429,14 +448,20 @@ class RoocalaState(State):
         frm = self._cell(frm_name)
         rule = "R-H1" if hybrid else "R-S1"
         if g.owner[frm] == 1 - me:
-            raise IllegalMove(f"{frm_name} is {SEATS[1 - me]}'s cell, and nobody sows from the opponent's "
-                              f"cells ({rule}).")
+            raise IllegalMove(phrase(
+                "{frm_name} is {seat}'s cell, and nobody sows from the opponent's cells ({rule}).",
+                frm_name=frm_name, seat=Phrase(SEATS[1 - me]), rule=rule
+            ))
         if not self._b[frm]:
-            hint = f"; your Rook there moves as R{frm_name}-…" if self._r[frm] == me else ""
-            raise IllegalMove(f"{frm_name} holds no checkers to sow ({rule}){hint}.")
+            hint = phrase("; your Rook there moves as R{cell}-…", cell=frm_name) if self._r[frm] == me else NOTHING
+            raise IllegalMove(phrase(
+                "{frm_name} holds no checkers to sow ({rule}){hint}.", frm_name=frm_name, rule=rule, hint=hint
+            ))
         if hybrid and self._r[frm] != me:
-            raise IllegalMove(f"A hybrid move needs one of your Rooks on {frm_name}, together with the "
-                              f"checkers (R-H1).")
+            raise IllegalMove(phrase(
+                "A hybrid move needs one of your Rooks on {frm_name}, together with the checkers (R-H1).",
+                frm_name=frm_name
+            ))
         dirs = g.sow_dirs[me][frm]
         suffix = "+R" if hybrid else ""
         if first is not None:
@@ -444,39 +469,54 @@ class RoocalaState(State):
             d = next((d for d in dirs if g.path[frm][d][0] == to), None)
             if d is None:
                 if g.edge[frm] and g.edge[to] and to in g.line[frm] and g.step[frm][g.line[frm][to]] == to:
-                    ccw = f" Sowing along the edge, the first checker goes to {g.sow_str[frm][EDGE][-2:]}." \
-                        if EDGE in dirs else ""
-                    raise IllegalMove(f"{first} is an edge cell: a line from the edge cell {frm_name} must start "
-                                      f"into the inner area (R-S3).{ccw}")
+                    ccw = phrase(" Sowing along the edge, the first checker goes to {cell}.",
+                                 cell=g.sow_str[frm][EDGE][-2:]) if EDGE in dirs else NOTHING
+                    raise IllegalMove(phrase(
+                        "{first} is an edge cell: a line from the edge cell {frm_name} must start into the "
+                        "inner area (R-S3).{ccw}", first=first, frm_name=frm_name, ccw=ccw
+                    ))
                 options = ", ".join(g.sow_str[frm][d] + suffix for d in dirs)
-                raise IllegalMove(f"{first} does not receive the first checker of any sowing from {frm_name} "
-                                  f"(R-S3): name the first cell, one of {options}.")
+                raise IllegalMove(phrase(
+                    "{first} does not receive the first checker of any sowing from {frm_name} (R-S3): name "
+                    "the first cell, one of {options}.", first=first, frm_name=frm_name, options=options
+                ))
         elif word is not None:
             d = g.dir_index.get(word)
             if d is None:
-                raise IllegalMove(f"'{word}' is not a direction on the {g.variant} board: use "
-                                  f"{', '.join(g.dir_names)} (§7).")
+                raise IllegalMove(phrase(
+                    "'{word}' is not a direction on the {variant} board: use {join} (§7).",
+                    word=word, variant=Phrase(BOARD_WORDS[g.variant]), join=', '.join(g.dir_names)
+                ))
             if g.step[frm][d] < 0:
-                raise IllegalMove(f"There is no cell {word} of {frm_name} (R-S3).")
+                raise IllegalMove(phrase(
+                    "There is no cell {word} of {frm_name} (R-S3).", word=word, frm_name=frm_name
+                ))
             if d not in dirs:
-                raise IllegalMove(f"A line from the edge cell {frm_name} must start into the inner area, and "
-                                  f"{word} leads to the edge cell {g.names[g.step[frm][d]]} (R-S3).")
+                raise IllegalMove(phrase(
+                    "A line from the edge cell {frm_name} must start into the inner area, and {word} leads "
+                    "to the edge cell {cell} (R-S3).", frm_name=frm_name, word=word, cell=g.names[g.step[frm][d]]
+                ))
         elif EDGE in dirs:
             d = EDGE  # §7: an own edge cell alone sows along the edge
         elif len(dirs) == 1:
             d = dirs[0]
         else:
             options = ", ".join(g.sow_str[frm][d] + suffix for d in dirs)
-            raise IllegalMove(f"{frm_name} is an inner cell, so the sowing needs a direction (R-S3): "
-                              f"type one of {options}.")
+            raise IllegalMove(phrase(
+                "{frm_name} is an inner cell, so the sowing needs a direction (R-S3): type one of "
+                "{options}.", frm_name=frm_name, options=options
+            ))
         canon = g.sow_str[frm][d] + suffix
         if hybrid and canon not in self._legal():
             t = g.path[frm][d][self._b[frm]]
             if self._r[t] == me:
-                raise IllegalMove(f"The Rook would land on {g.names[t]}, where your other Rook stands "
-                                  f"(R-H6).")
-            raise IllegalMove(f"The Rook would land on {g.names[t]}, your own cell holding the opponent's "
-                              f"Rook (R-H4).")
+                raise IllegalMove(phrase(
+                    "The Rook would land on {cell}, where your other Rook stands (R-H6).", cell=g.names[t]
+                ))
+            raise IllegalMove(phrase(
+                "The Rook would land on {cell}, your own cell holding the opponent's Rook (R-H4).",
+                cell=g.names[t]
+            ))
         return canon
 
     def _read_rook(self, frm_name: str, to_name: str | None) -> str:
@@ -484,36 +524,54 @@ class RoocalaState(State):
         frm = self._cell(frm_name)
         mine = [m for m in self._legal() if m[:len(frm_name) + 2] in (f"R{frm_name}-", f"R{frm_name}x")]
         if self._r[frm] != me:
-            whose = "no Rook" if self._r[frm] < 0 else f"{SEATS[self._r[frm]]}'s Rook"
-            raise IllegalMove(f"There is {whose} on {frm_name}, and you move only your own Rooks (R-R1).")
+            if self._r[frm] < 0:
+                raise IllegalMove(phrase("There is no Rook on {cell}, and you move only your own Rooks (R-R1).",
+                                         cell=frm_name))
+            raise IllegalMove(phrase("There is {seat}'s Rook on {cell}, and you move only your own Rooks (R-R1).",
+                                     seat=Phrase(SEATS[self._r[frm]]), cell=frm_name))
         if self._b[frm]:
             if g.owner[frm] == 1 - me:
-                raise IllegalMove(f"The Rook on {frm_name} shares its cell with checkers, and on the opponent's "
-                                  f"cell it cannot lead a hybrid sowing either (R-R1, R-H1).")
-            raise IllegalMove(f"The Rook on {frm_name} shares its cell with checkers, so it moves only in a "
-                              f"hybrid sowing such as {g.sow_str[frm][g.sow_dirs[me][frm][0]]}+R (R-R1).")
+                raise IllegalMove(phrase(
+                    "The Rook on {frm_name} shares its cell with checkers, and on the opponent's cell it "
+                    "cannot lead a hybrid sowing either (R-R1, R-H1).", frm_name=frm_name
+                ))
+            raise IllegalMove(phrase(
+                "The Rook on {frm_name} shares its cell with checkers, so it moves only in a hybrid sowing "
+                "such as {x}+R (R-R1).", frm_name=frm_name, x=g.sow_str[frm][g.sow_dirs[me][frm][0]]
+            ))
         if to_name is None:
             if len(mine) == 1:
                 return mine[0]
             if not mine:
-                raise IllegalMove(f"The Rook on {frm_name} has no legal move (R-R3, R-R4).")
-            raise IllegalMove(f"Which way should the Rook on {frm_name} go? Type one of {', '.join(mine)}.")
+                raise IllegalMove(phrase("The Rook on {frm_name} has no legal move (R-R3, R-R4).", frm_name=frm_name))
+            raise IllegalMove(phrase(
+                "Which way should the Rook on {frm_name} go? Type one of {join}.",
+                frm_name=frm_name, join=', '.join(mine)
+            ))
         to = self._cell(to_name)
         d = g.line[frm].get(to)
         if d is None:
-            raise IllegalMove(f"{to_name} is not in a straight line from {frm_name} (R-R2).")
+            raise IllegalMove(phrase(
+                "{to_name} is not in a straight line from {frm_name} (R-R2).", to_name=to_name, frm_name=frm_name
+            ))
         for c in g.ray[frm][d]:
             if c == to:
                 break
             if self._b[c] or self._r[c] >= 0:
-                raise IllegalMove(f"The Rook cannot pass over {g.names[c]}, which is occupied (R-R2).")
+                raise IllegalMove(phrase(
+                    "The Rook cannot pass over {cell}, which is occupied (R-R2).", cell=g.names[c]
+                ))
         if not self._b[to] and self._r[to] < 0:
-            raise IllegalMove(f"A Rook may not stop on the vacant cell {to_name} (R-R3).")
+            raise IllegalMove(phrase("A Rook may not stop on the vacant cell {to_name} (R-R3).", to_name=to_name))
         if self._r[to] == me:
-            raise IllegalMove(f"A Rook may not land on {to_name}, where your other Rook stands (R-R4).")
+            raise IllegalMove(phrase(
+                "A Rook may not land on {to_name}, where your other Rook stands (R-R4).", to_name=to_name
+            ))
         if not self._b[to]:
-            raise IllegalMove(f"A Rook may not land on {to_name}, where the opponent's Rook stands without "
-                              f"checkers (R-R4).")
+            raise IllegalMove(phrase(
+                "A Rook may not land on {to_name}, where the opponent's Rook stands without checkers "
+                "(R-R4).", to_name=to_name
+            ))
         capture = self._r[to] >= 0 or g.owner[to] != me
         return g.rook_str[frm][to][1 if capture else 0]
 
@@ -539,29 +597,36 @@ class RoocalaState(State):
             "rook_captured": names[rook_taken] if rook_taken >= 0 else None,
         }
 
-    def describe(self, move: str) -> str:
+    def describe_phrase(self, move: str) -> Phrase:
         try:
             fx = self.effects(move)
         except IllegalMove:
-            return ""
+            return NOTHING
         took = sum(fx["captured"].values())
-        gain = f"captures {took}" if took else ""
+        gain = phrase("captures {n}", n=took) if took else NOTHING
         if fx["rook_captured"]:
-            gain = f"captures {SEATS[1 - self._side]}'s Rook"
+            gain = phrase("captures {seat}'s Rook", seat=Phrase(SEATS[1 - self._side]))
         if fx["kind"] == "rook":
             if fx["rook_captured"]:
                 return gain
             if took:
-                return "captures 1 checker"
-            return f"joins your checkers on {fx['rook_to']}, no capture"
-        way = "along the edge" if fx["edge"] else "line"
+                return phrase("captures 1 checker")
+            return phrase("joins your checkers on {cell}, no capture", cell=fx["rook_to"])
+        edge = fx["edge"]
         if fx["kind"] == "sow":
-            return f"{way}, {gain}" if took else f"{way}, ends {fx['drops'][-1]}"
-        return f"hybrid {way}, Rook to {fx['rook_to']}" + (f", {gain}" if gain else "")
+            way = phrase("along the edge") if edge else phrase("line")
+            return joined([way, gain]) if took else joined([way, phrase("ends {cell}", cell=fx["drops"][-1])])
+        hybrid = phrase("hybrid along the edge, Rook to {cell}", cell=fx["rook_to"]) if edge \
+            else phrase("hybrid line, Rook to {cell}", cell=fx["rook_to"])
+        return joined([hybrid, gain]) if gain.template else hybrid
 
     def turn_record(self, moves: list[str]) -> str:
+        return str(self.turn_record_phrase(moves))
+
+    def turn_record_phrase(self, moves: list[str]) -> Phrase:
         """§7 game record: the move and its result in braces (``e2>f3 {x3}``, ``b2>c3+R {xR}``)."""
-        out, st = [], self
+        out: list[Phrase | str] = []
+        st = self
         for m in moves:
             try:
                 fx = st.effects(m)
@@ -570,13 +635,16 @@ class RoocalaState(State):
                 out.append(m)
                 continue
             took = sum(fx["captured"].values())
-            notes = ([f"x{took}"] if took else []) + (["xR"] if fx["rook_captured"] else [])
+            notes: list[Phrase | str] = [f"x{took}"] if took else []
+            if fx["rook_captured"]:
+                notes.append("xR")
             if nxt._end == "no_move":
-                left = sum(nxt._b)
-                notes.append(f"end: no moves, +{left} to {SEATS[1 - nxt._side]}")
-            out.append(fx["move"] + (" {" + ", ".join(notes) + "}" if notes else ""))
+                notes.append(phrase("end: no moves, +{left} to {seat}", left=sum(nxt._b),
+                                    seat=Phrase(SEATS[1 - nxt._side])))
+            out.append(Phrase("{move} {{{notes}}}", {"move": fx["move"], "notes": joined(notes)}) if notes
+                       else fx["move"])
             st = nxt
-        return ", ".join(out)
+        return joined(out)
 
     def outcome(self) -> Outcome | None:
         if not self._end:
@@ -588,21 +656,22 @@ class RoocalaState(State):
         scores: dict[str, str | int] = {"south_score": s, "north_score": n}
         if self._end == "threshold":  # R-E1: only one side can pass half of all points, and it wins
             seat = SOUTH if _threshold_reached(self._g, SOUTH, s) else NORTH
-            return Outcome("threshold", winners, ranks, {"winner": seat, **seats},
+            return Outcome(RoocalaTermination.THRESHOLD, winners, ranks, {"winner": seat, **seats},
                            {"threshold": self._g.threshold, **scores})
         if self._end == "no_move":  # R-E2
             left = sum(self._b)
-            return Outcome("no_move", winners, ranks, {"stuck": self._side, "gainer": 1 - self._side, **seats},
+            return Outcome(RoocalaTermination.NO_MOVE, winners, ranks,
+                           {"stuck": self._side, "gainer": 1 - self._side, **seats},
                            {"left": left, "checkers": "checker" if left == 1 else "checkers", **scores})
-        return Outcome("repetition", winners, ranks)  # R-E4
+        return Outcome(RoocalaTermination.REPETITION, winners, ranks)  # R-E4
 
     def pending(self) -> str:
         return ""
 
-    def _result_sentence(self) -> str:
-        """Once over: the outcome's sentence with the seat names (South, North); '' while the game runs."""
+    def _result_phrase(self) -> Phrase:
+        """Once over: the outcome's sentence with the seat names (South, North); nothing while the game runs."""
         outcome = self.outcome()
-        return "" if outcome is None else outcome_text(GAME, outcome, SEATS)
+        return NOTHING if outcome is None else outcome_phrase(GAME, outcome, SEATS)
 
     def repetitions(self) -> int:
         """How often the current position has occurred in this state's history (1 the first time)."""
@@ -636,16 +705,16 @@ class RoocalaState(State):
         o = self._g.owner[self._g.index[cell]]
         return None if o < 0 else o
 
-    def text_board(self) -> str:
+    def text_board_phrase(self) -> Phrase:
         g = self._g
 
         def token(i: int) -> str:
             k = self._b[i]
             rook = "" if self._r[i] < 0 else "Rr"[self._r[i]]
-            mark = "." if g.owner[i] < 0 else "sn"[g.owner[i]]
-            return f"{g.names[i]}{mark}{k if k else '-'}{rook}"
+            owner = "." if g.owner[i] < 0 else "sn"[g.owner[i]]
+            return f"{g.names[i]}{owner}{k if k else '-'}{rook}"
 
-        lines = []
+        lines: list[Phrase | str] = []
         if g.variant == "hex":
             for row in range(14, 1, -1):  # i + j, North's vertex on top
                 cols = [" " * 7] * 7
@@ -657,11 +726,12 @@ class RoocalaState(State):
             for rank in range(6, 0, -1):
                 lines.append("  ".join(f"{token(g.index[f'{f}{rank}']):<6}" for f in "abcdef").rstrip())
         s, n = self._final
-        turn = f"{SEATS[self._side]} to move" if not self._end else f"over: {self._result_sentence()}"
-        lines.append(f"R = South Rook, r = North Rook; s/n = owner of an edge cell; CCW = "
-                     f"{' '.join(g.names[c] for c in g.track[:3])} …")
-        lines.append(f"Score: South {s}, North {n}. {turn}")
-        return "\n".join(lines)
+        turn = phrase("{seat} to move", seat=Phrase(SEATS[self._side])) if not self._end \
+            else phrase("over: {result}", result=self._result_phrase())
+        lines.append(phrase("R = South Rook, r = North Rook; s/n = owner of an edge cell; CCW = {cells} …",
+                            cells=" ".join(g.names[c] for c in g.track[:3])))
+        lines.append(phrase("Score: South {south}, North {north}. {turn}", south=s, north=n, turn=turn))
+        return joined(lines, "\n")
 
     def __repr__(self) -> str:
         return f"RoocalaState({self.encode()!r})"
@@ -727,6 +797,14 @@ direction). Add `+R` for a hybrid: `c1>d1+R`. Rook: `Rf4-c4`, or `Rf4xc4` when i
 """
 
 
+class RoocalaTermination(Termination):
+    """How a game of Roocala ends (the keys of ``RoocalaGame.terminations``)."""
+
+    THRESHOLD = "threshold"
+    NO_MOVE = "no_move"
+    REPETITION = "repetition"
+
+
 class RoocalaGame(Game):
     key = "roocala"
     title = "Roocala"
@@ -739,6 +817,7 @@ class RoocalaGame(Game):
     variant_labels = {"hex": "Hex board (37 cells)", "square": "Square board (6×6)"}
     history_in_state = True   # R-E4 counts positions the code does not hold
     fact_words = ("checker", "checkers")    # the {checkers} fact
+    termination_kinds = RoocalaTermination
     terminations = {
         "threshold": "{winner} reached {threshold} points, more than half of all points "
                      "({south} {south_score}, {north} {north_score}).",
@@ -760,22 +839,30 @@ class RoocalaGame(Game):
     def decode(self, code: str) -> RoocalaState:
         parts = code.strip().split(" ")
         if len(parts) != 5:
-            raise InvalidPosition("A Roocala position code has five fields separated by single spaces: "
-                                  "variant, cells, South's score, North's score, player to move.")
+            raise InvalidPosition(phrase(
+                "A Roocala position code has five fields separated by single spaces: variant, cells, "
+                "South's score, North's score, player to move."
+            ))
         variant, cells, s_txt, n_txt, side_txt = parts
         g = BOARDS.get(variant)
         if g is None:
-            raise InvalidPosition(f"Unknown variant {variant!r}: the code starts with hex or square.")
+            raise InvalidPosition(phrase(
+                "Unknown variant {variant!r}: the code starts with hex or square.", variant=variant
+            ))
         tokens = cells.split(",")
         if len(tokens) != g.n:
-            raise InvalidPosition(f"The {variant} board has {g.n} cells, but the code lists {len(tokens)}.")
+            raise InvalidPosition(phrase(
+                "The {variant} board has {n} cells, but the code lists {count}.",
+                variant=Phrase(BOARD_WORDS[variant]), n=g.n, count=len(tokens)
+            ))
         b, r = [], []
         rooks = [0, 0]
         for name, tok in zip(g.names, tokens, strict=True):
             m = re.fullmatch(rf"({_COUNT})([SN]?)", tok)
             if not m:
-                raise InvalidPosition(f"Cell {name} is written {tok!r}: a checker count, then S or N for "
-                                      f"a Rook.")
+                raise InvalidPosition(phrase(
+                    "Cell {name} is written {tok!r}: a checker count, then S or N for a Rook.", name=name, tok=tok
+                ))
             b.append(int(m.group(1)))
             seat = SEAT_LETTERS.find(m.group(2)) if m.group(2) else NO_ROOK
             r.append(seat)
@@ -783,18 +870,25 @@ class RoocalaGame(Game):
                 rooks[seat] += 1
         for seat in (SOUTH, NORTH):
             if rooks[seat] > 2:
-                raise InvalidPosition(f"{SEATS[seat]} has {rooks[seat]} Rooks on the board, but only 2 "
-                                      f"exist.")
+                raise InvalidPosition(phrase(
+                    "{seat} has {rooks} Rooks on the board, but only 2 exist.",
+                    seat=Phrase(SEATS[seat]), rooks=rooks[seat]
+                ))
         if not re.fullmatch(_COUNT, s_txt) or not re.fullmatch(_COUNT, n_txt):
-            raise InvalidPosition("The scores must be whole numbers.")
+            raise InvalidPosition(phrase("The scores must be whole numbers."))
         s, n = int(s_txt), int(n_txt)
         if n < KOMI:
-            raise InvalidPosition(f"North's score includes its starting point, so it is at least {KOMI}.")
+            raise InvalidPosition(phrase(
+                "North's score includes its starting point, so it is at least {komi}.", komi=KOMI
+            ))
         if sum(b) + s + n - KOMI > g.checkers:
-            raise InvalidPosition(f"The board and the scores account for {sum(b) + s + n - KOMI} checkers, "
-                                  f"but the {variant} game has only {g.checkers}.")
+            raise InvalidPosition(phrase(
+                "The board and the scores account for {value} checkers, but the {variant} game has only "
+                "{checkers}.", value=sum(b) + s + n - KOMI, variant=Phrase(BOARD_WORDS[variant]),
+                checkers=g.checkers
+            ))
         if side_txt not in ("S", "N"):
-            raise InvalidPosition("The last field, the player to move, is S or N.")
+            raise InvalidPosition(phrase("The last field, the player to move, is S or N."))
         side = SEAT_LETTERS.index(side_txt)
         bt, rt = tuple(b), tuple(r)
         hist = ((bt, rt, side),)

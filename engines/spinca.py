@@ -15,7 +15,23 @@ from __future__ import annotations
 import re
 from itertools import product
 
-from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, normalise, outcome_text, rank_seats
+from engines.base import (
+    NOTHING,
+    Game,
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    Phrase,
+    State,
+    Termination,
+    joined,
+    labelled,
+    mark_in,
+    normalise,
+    outcome_phrase,
+    phrase,
+    rank_seats,
+)
 
 # --- Interpretations (§9 of the spec; each is the project's binding choice) -------------------------------
 
@@ -59,6 +75,15 @@ LEVEL = tuple(k for k, _, _ in CELLS)
 LEVEL_MASK = tuple(sum(1 << i for i in range(NCELLS) if LEVEL[i] == k) for k in range(3))
 COLOURS = ".WBR"          # colour code -> letter in the position code
 COLOUR_NAMES = ("", "White", "Black", "Red")
+# A colour's letter on the text board and in descriptions, in the reader's language (the code's letter in English).
+LETTER = "Spinca colour letter"
+_LETTERS = ("", mark_in("Spinca colour letter", "W"), mark_in("Spinca colour letter", "B"),
+            mark_in("Spinca colour letter", "R"))
+
+
+def _letter(colour: int) -> Phrase:
+    """A marble's colour letter (W, B, R in English) as a phrase; '.' for an empty point."""
+    return Phrase(_LETTERS[colour], context=LETTER) if colour else Phrase(".")
 
 
 def _on_board(k: int, x: int, y: int) -> bool:
@@ -204,7 +229,7 @@ _TURN_RE = re.compile(
     rf"^(?:(?P<src>{_TOKEN})\s*-\s*(?P<dst>{_TOKEN})\s*(?:[,;+]\s*|\s+))?(?P<place>{_TOKEN})$")
 _SLIDE_ONLY_RE = re.compile(rf"^(?P<src>{_TOKEN})\s*-\s*(?P<dst>{_TOKEN})\s*[,;+]?$")
 _CELL_RE = re.compile(r"^([0-9]+)([a-z])([0-9]+)$")
-_FORMAT = "Type a turn as `place` or `from-to place`, for example `1c3` or `1b1-1c2 2a1`."
+_FORMAT = phrase("Type a turn as `place` or `from-to place`, for example `1c3` or `1b1-1c2 2a1`.")
 
 
 def _cell(token: str, level: int | None = None) -> int:
@@ -215,15 +240,21 @@ def _cell(token: str, level: int | None = None) -> int:
         return INDEX[token]
     m = _CELL_RE.match(token)
     if not m:
-        raise IllegalMove(f"`{token}` is not a cell name: cells are written level, file, rank, "
-                          "like `1a1` or `2b3`.")
+        raise IllegalMove(phrase(
+            "`{token}` is not a cell name: cells are written level, file, rank, like `1a1` or `2b3`.", token=token
+        ))
     lev = int(m.group(1)) if len(m.group(1)) < 4 else 0    # (int() refuses very long digit strings)
     if lev == 4:
-        raise IllegalMove(f"{token} is on the peak, which Spinca never uses (levels 1 to 3 only).")
+        raise IllegalMove(phrase(
+            "{token} is on the peak, which Spinca never uses (levels 1 to 3 only).", token=token
+        ))
     if not 1 <= lev <= 3:
-        raise IllegalMove(f"{token} is not a cell: the levels are 1, 2 and 3.")
+        raise IllegalMove(phrase("{token} is not a cell: the levels are 1, 2 and 3.", token=token))
     n = SIZE[lev - 1]
-    raise IllegalMove(f"{token} is not a cell: level {lev} has files a–{'abcd'[n - 1]} and ranks 1–{n}.")
+    raise IllegalMove(phrase(
+        "{token} is not a cell: level {level} has files a–{last} and ranks 1–{n}.",
+        token=token, level=lev, last='abcd'[n - 1], n=n
+    ))
 
 
 def parse_turn(text: str) -> tuple[int, int, int]:
@@ -243,8 +274,8 @@ def parse_turn(text: str) -> tuple[int, int, int]:
         if s:
             src = _cell(s.group("src"))
             _cell(s.group("dst"), LEVEL[src])
-            raise IllegalMove("You must also place a marble: a turn always ends with a placement.")
-        raise IllegalMove(_FORMAT if t else "Type a turn, for example `1c3` or `1b1-1c2 2a1`.")
+            raise IllegalMove(phrase("You must also place a marble: a turn always ends with a placement."))
+        raise IllegalMove(_FORMAT if t else phrase("Type a turn, for example `1c3` or `1b1-1c2 2a1`."))
     place = _cell(m.group("place"))
     if m.group("src") is None:
         return -1, -1, place
@@ -374,7 +405,7 @@ class SpincaState(State):
 
     def play(self, move: str) -> SpincaState:
         if self.count == NCELLS:
-            raise IllegalMove("The game is over: the temple is complete.")
+            raise IllegalMove(phrase("The game is over: the temple is complete."))
         src, dst, place = parse_turn(move)
         occ, board = self.occ, list(self.board)
         moved = 0
@@ -391,11 +422,13 @@ class SpincaState(State):
             moved |= 1 << dst
             occ = occ & ~(1 << hole) | 1 << dst
         if occ >> place & 1:
-            raise IllegalMove(f"{NAMES[place]} is occupied: place your marble on an empty point.")
+            raise IllegalMove(phrase("{cell} is occupied: place your marble on an empty point.", cell=NAMES[place]))
         s = SUPPORT[place]
         if occ & s != s:
-            raise IllegalMove(f"{NAMES[place]} is not supported: a marble goes on the base or on a full 2×2 "
-                              f"platform ({self._missing(occ, place)} is empty).")
+            raise IllegalMove(phrase(
+                "{cell} is not supported: a marble goes on the base or on a full 2×2 platform ({missing} "
+                "is empty).", cell=NAMES[place], missing=self._missing(occ, place)
+            ))
         board[place] = seat_colour(self.players, self.turn)
         return SpincaState(self.players, tuple(board), moved | 1 << place, (self.turn + 1) % self.players)
 
@@ -415,30 +448,38 @@ class SpincaState(State):
         occ, locked = self.occ, self.locked
         s, d = NAMES[src], NAMES[dst]
         if not occ >> src & 1:
-            raise IllegalMove(f"There is no marble on {s} to slide.")
+            raise IllegalMove(phrase("There is no marble on {s} to slide.", s=s))
         if not SLIDE_ANY_COLOUR and self.board[src] != seat_colour(self.players, self.turn):
-            raise IllegalMove(f"{s} is not your marble.")
+            raise IllegalMove(phrase("{s} is not your marble.", s=s))
         if locked >> src & 1:
-            raise IllegalMove(f"{s} was moved or placed last turn (locked), so it cannot slide this turn.")
+            raise IllegalMove(phrase(
+                "{s} was moved or placed last turn (locked), so it cannot slide this turn.", s=s
+            ))
         up = RESTING_MASK[src] & occ
         n = bin(up).count("1")
         if n >= 2:
-            raise IllegalMove(f"{s} carries {n} marbles (pinned), so it cannot slide.")
+            raise IllegalMove(phrase("{s} carries {n} marbles (pinned), so it cannot slide.", s=s, n=n))
         chain = _chain(occ, src)
         for c in chain:
             if locked >> c & 1:
-                raise IllegalMove(f"Moving {s} would tumble locked {NAMES[c]}, which was moved or placed "
-                                  "last turn.")
+                raise IllegalMove(phrase(
+                    "Moving {s} would tumble locked {cell}, which was moved or placed last turn.",
+                    s=s, cell=NAMES[c]
+                ))
         if SLIDE_SAME_LEVEL_ONLY and LEVEL[dst] != LEVEL[src]:
-            raise IllegalMove(f"{s}→{d} changes level: a marble slides only on its own level.")
+            raise IllegalMove(phrase("{s}→{d} changes level: a marble slides only on its own level.", s=s, d=d))
         if not NEIGHBOURS[src] >> dst & 1:
-            raise IllegalMove(f"{s}→{d} is not a slide to an adjacent cell (orthogonal or diagonal).")
+            raise IllegalMove(phrase(
+                "{s}→{d} is not a slide to an adjacent cell (orthogonal or diagonal).", s=s, d=d
+            ))
         if occ >> dst & 1:
-            raise IllegalMove(f"{d} is occupied: a marble slides only to an empty point.")
+            raise IllegalMove(phrase("{d} is occupied: a marble slides only to an empty point.", d=d))
         sup = SUPPORT[dst]
         if occ & sup != sup:
-            raise IllegalMove(f"{d} is not supported: a marble slides only onto a full 2×2 platform "
-                              f"({self._missing(occ, dst)} is empty).")
+            raise IllegalMove(phrase(
+                "{d} is not supported: a marble slides only onto a full 2×2 platform ({missing} is empty).",
+                d=d, missing=self._missing(occ, dst)
+            ))
         return chain
 
     # --- read-only accessors for the bot and the renderer ---------------------------------------------------
@@ -528,19 +569,22 @@ class SpincaState(State):
         chain = _chain(self.occ, src)
         return [(NAMES[c], NAMES[h]) for h, c in zip([src] + chain, chain, strict=False)]
 
-    def describe(self, move: str) -> str:
+    def describe_phrase(self, move: str) -> Phrase:
         try:
             src, dst, place = parse_turn(move)
         except IllegalMove:
-            return ""
+            return NOTHING
+        put = phrase("place {cell}", cell=NAMES[place])
         if src < 0:
-            return f"place {NAMES[place]}"
+            return put
         drops = self.tumbles(move)
-        colour = COLOURS[self.board[src]] if self.board[src] else "?"
-        text = f"slide {colour} {NAMES[src]}→{NAMES[dst]}"
+        colour = _letter(self.board[src]) if self.board[src] else "?"
+        slide = phrase("slide {colour} {from_}→{to}", colour=colour, from_=NAMES[src], to=NAMES[dst])
         if drops:
-            text += ", tumbles " + " and ".join(f for f, _ in drops)
-        return text + f", place {NAMES[place]}"
+            cells = [f for f, _ in drops]
+            tumbled = phrase("{a} and {b}", a=", ".join(cells[:-1]), b=cells[-1]) if len(cells) > 1 else cells[0]
+            slide = phrase("{slide}, tumbles {cells}", slide=slide, cells=tumbled)
+        return joined([slide, put])
 
     def outcome(self) -> Outcome | None:
         """§3 rules 12-14 as data. The roles: ``winner`` (and ``partner`` in a team game), ``loser`` (and
@@ -587,25 +631,32 @@ class SpincaState(State):
             termination = "inner_tied"
         else:
             termination = "inner" + suffix
-        return Outcome(termination, winners, ranks, roles, facts)
+        return Outcome(SpincaTermination(termination), winners, ranks, roles, facts)
 
-    def text_board(self) -> str:
-        def row(k: int, y: int) -> str:
-            return " ".join(COLOURS[self.board[_index(k, x, y)]] for x in range(SIZE[k]))
-        lines = ["L3   a b        L2   a b c        L1   a b c d"]
+    def text_board_phrase(self) -> Phrase:
+        def row(k: int, y: int) -> Phrase:
+            return joined([_letter(self.board[_index(k, x, y)]) for x in range(SIZE[k])], " ")
+
+        def cells(level: int, y: int, width: int) -> Phrase | str:
+            """A level's row ``y`` padded to ``width`` (its letters are one character in every language)."""
+            if y >= SIZE[level]:
+                return " " * width
+            return Phrase("{rank}   {row}{pad}", {"rank": f" {y + 1}", "row": row(level, y),
+                                                   "pad": " " * (width - 5 - 2 * SIZE[level] + 1)})
+        lines: list[Phrase | str] = ["L3   a b        L2   a b c        L1   a b c d"]
         for y in range(3, -1, -1):
-            l3 = f" {y + 1}   {row(2, y)}" if y < 2 else ""
-            l2 = f" {y + 1}   {row(1, y)}" if y < 3 else ""
-            lines.append(f"{l3:<16}{l2:<18}{f' {y + 1}   {row(0, y)}'}".rstrip())
-        lines.append("locked: " + (" ".join(self.locked_cells) or "-"))
+            lines.append(Phrase("{l3}{l2}{l1}", {"l3": cells(2, y, 16), "l2": cells(1, y, 18), "l1": cells(0, y, 0)}))
+        lines.append(phrase("locked: {cells}", cells=" ".join(self.locked_cells) or "-"))
         names = SEAT_NAMES[self.players]
-        totals = " ".join(f"{c} {self.totals[COLOURS.index(c)]}" for c in self.colours)
+        totals = joined([Phrase("{letter} {n}", {"letter": _letter(COLOURS.index(c)),
+                                                 "n": self.totals[COLOURS.index(c)]}) for c in self.colours], " ")
         outcome = self.outcome()
         if outcome is not None:
-            lines.append(f"over: {outcome_text(GAME, outcome, names)}")
+            lines.append(phrase("over: {result}", result=outcome_phrase(GAME, outcome, names)))
         else:
-            lines.append(f"turn {self.count + 1}/29, {names[self.turn]} to move; face points {totals}")
-        return "\n".join(lines)
+            lines.append(phrase("turn {n}/29, {seat} to move; face points {totals}", n=self.count + 1,
+                                seat=Phrase(names[self.turn]), totals=totals))
+        return joined(lines, "\n")
 
     def turn_record(self, moves: list[str]) -> str:
         """§5 log line of a turn played from this state: ``1b1-1c2 (2a1↓1b1) 2a1``."""
@@ -660,12 +711,27 @@ out (`1b1-c2 2a1`).
 """
 
 
+class SpincaTermination(Termination):
+    """How a game of Spinca ends (the keys of ``SpincaGame.terminations``): by face points or
+    the inner pyramid, for two players, two teams or three players."""
+
+    FACES = "faces"
+    FACES_TEAMS = "faces_teams"
+    FACES_THREE = "faces_three"
+    HIGHEST_TIED = "highest_tied"
+    INNER_TIED = "inner_tied"
+    INNER = "inner"
+    INNER_TEAMS = "inner_teams"
+    INNER_THREE = "inner_three"
+
+
 class SpincaGame(Game):
     key = "spinca"
     title = "Spinca"
     player_counts = (2, 3, 4)
     variants = ()
     teams = TEAM_SEATS
+    termination_kinds = SpincaTermination
     terminations = {
         "faces": "{winner} wins with {points} face points ({loser} {loser_points}).",
         "faces_teams": "{winner} and {partner} win with {points} face points "
@@ -708,48 +774,62 @@ class SpincaGame(Game):
     def decode(self, code: str) -> SpincaState:
         fields = code.split()
         if len(fields) != 4:
-            raise InvalidPosition("A Spinca position code has four fields: players, cells, seat to move, "
-                                  "locked cells.")
+            raise InvalidPosition(phrase(
+                "A Spinca position code has four fields: players, cells, seat to move, locked cells."
+            ))
         players_s, cells_s, seat_s, locked_s = fields
         if players_s not in ("2", "3", "4"):
-            raise InvalidPosition(f"The number of players must be 2, 3 or 4, not {players_s!r}.")
+            raise InvalidPosition(phrase(
+                "The number of players must be 2, 3 or 4, not {players_s!r}.", players_s=players_s
+            ))
         players = int(players_s)
         rows = cells_s.split("/")
         widths = (4, 4, 4, 4, 3, 3, 3, 2, 2)
         if len(rows) != 9 or tuple(len(r) for r in rows) != widths:
-            raise InvalidPosition("The cells field must be 9 rows joined by '/': four of 4 cells, three of 3 "
-                                  "and two of 2.")
+            raise InvalidPosition(phrase(
+                "The cells field must be 9 rows joined by '/': four of 4 cells, three of 3 and two of 2."
+            ))
         allowed = ".WBR" if players == 3 else ".WB"
         bad = next((ch for ch in "".join(rows) if ch not in allowed and ch not in allowed.lower()), None)
         if bad is not None:
-            raise InvalidPosition(f"{bad!r} is not a marble in a {players}-player game (use "
-                                  f"{', '.join(allowed)}).")
+            raise InvalidPosition(phrase(
+                "{bad!r} is not a marble in a {players}-player game (use {join}).",
+                bad=bad, players=players, join=', '.join(allowed)
+            ))
         letters = "".join(rows).upper()
         board = tuple(COLOURS.index(ch) for ch in letters)
         occ = sum(1 << i for i, c in enumerate(board) if c)
         for i in UPPER:
             if occ >> i & 1 and occ & SUPPORT[i] != SUPPORT[i]:
-                raise InvalidPosition(f"The marble on {NAMES[i]} has no support: "
-                                      f"{SpincaState._missing(occ, i)} under it is empty.")
+                raise InvalidPosition(phrase(
+                    "The marble on {cell} has no support: {missing} under it is empty.",
+                    cell=NAMES[i], missing=SpincaState._missing(occ, i)
+                ))
         if seat_s not in [str(seat) for seat in range(1, players + 1)]:   # (isdigit() holds for '²' too)
-            raise InvalidPosition(f"The seat to move must be 1 to {players}, not {seat_s!r}.")
+            raise InvalidPosition(phrase(
+                "The seat to move must be 1 to {players}, not {seat_s!r}.", players=players, seat_s=seat_s
+            ))
         locked = 0
         if locked_s != "-":
             for name in locked_s.lower().split(","):
                 if name not in INDEX:
-                    raise InvalidPosition(f"Locked cell {name!r} is not a cell.")
+                    raise InvalidPosition(phrase("Locked cell {name!r} is not a cell.", name=name))
                 i = INDEX[name]
                 if locked >> i & 1:
-                    raise InvalidPosition(f"Locked cell {name} is listed twice.")
+                    raise InvalidPosition(phrase("Locked cell {name} is listed twice.", name=name))
                 if not occ >> i & 1:
-                    raise InvalidPosition(f"Locked cell {name} is empty: only marbles can be locked.")
+                    raise InvalidPosition(phrase(
+                        "Locked cell {name} is empty: only marbles can be locked.", name=name
+                    ))
                 locked |= 1 << i
             if bin(locked).count("1") > 4:
-                raise InvalidPosition("At most four marbles can be locked (the slid one, two tumbled ones "
-                                      "and the placed one).")
+                raise InvalidPosition(phrase(
+                    "At most four marbles can be locked (the slid one, two tumbled ones and the placed "
+                    "one)."
+                ))
         return SpincaState(players, board, locked, int(seat_s) - 1)
 
-    def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
+    def suggestion_phrases(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, Phrase]]:
         """Place-only turns first, then slide-then-place turns, matching what was typed (lenient forms)."""
         want = normalise(typed)
         want = re.sub(r"\([^)]*\)?", " ", want)
@@ -763,7 +843,7 @@ class SpincaGame(Game):
         slides = [m for m in moves if " " in m and m.startswith(want)]
         out = []
         for move in (places + slides)[:limit]:
-            out.append((move, f"{move} — {state.describe(move)}"))
+            out.append((move, labelled(move, state.describe_phrase(move))))
         return out
 
 

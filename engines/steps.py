@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import NamedTuple
 
-from engines.base import IllegalMove, State, normalise
+from engines.base import IllegalMove, State, normalise, phrase
 
 MAX_OPTIONS = 25
 """The most options one step shows: Discord's cap for an autocomplete list and for a select menu."""
@@ -66,7 +66,7 @@ def turn_state(state: State, turn: Sequence[str] = ()) -> State:
     current = state
     for move in turn:
         if current.is_over or current.to_move != mover:
-            raise IllegalMove(f"The turn is over before {move!r}.")
+            raise IllegalMove(phrase("The turn is over before {move!r}.", move=move))
         current = current.play(move)
     return current
 
@@ -81,7 +81,7 @@ def step_options(state: State, turn: Sequence[str] = (), chosen: str = "") -> li
         return []
     moves = [m for m in current.legal_moves() if m.startswith(chosen)]
     if not moves:
-        raise IllegalMove(f"No legal move starts with {chosen!r}.")
+        raise IllegalMove(phrase("No legal move starts with {chosen!r}.", chosen=chosen))
     game = current.game
     behind: dict[str, list[str]] = {}          # next text -> the moves it leads to
     for move in moves:

@@ -14,7 +14,23 @@ from __future__ import annotations
 import random
 import re
 
-from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
+from engines.base import (
+    NOTHING,
+    Game,
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    Phrase,
+    State,
+    Termination,
+    joined,
+    labelled,
+    mark,
+    mark_in,
+    outcome_phrase,
+    phrase,
+    rank_seats,
+)
 
 # --------------------------------------------------------------------------------------------------------
 # Geometry (spec A.3)
@@ -88,9 +104,16 @@ for _a in range(N_CELLS):
 
 COLOURS = "ROYGBPW"
 COLOUR_NAMES = {
-    "R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "P": "purple", "W": "white",
+    "R": mark("red"), "O": mark("orange"), "Y": mark("yellow"), "G": mark("green"), "B": mark("blue"),
+    "P": mark("purple"), "W": mark("white"),
 }
 _NAMES = tuple(COLOUR_NAMES[c] for c in COLOURS)
+# A colour's letter on the text board, in the reader's language (the letter of the position code in English).
+LETTER = "Tintas colour letter"
+_LETTERS = (mark_in("Tintas colour letter", "R"), mark_in("Tintas colour letter", "O"),
+            mark_in("Tintas colour letter", "Y"), mark_in("Tintas colour letter", "G"),
+            mark_in("Tintas colour letter", "B"), mark_in("Tintas colour letter", "P"),
+            mark_in("Tintas colour letter", "W"))
 EMPTY = 7
 _EMPTY_BYTE = bytes([EMPTY])
 _ENCODE_TABLE = bytes.maketrans(bytes(range(8)), (COLOURS + ".").encode())
@@ -244,7 +267,7 @@ class TintasState(State):
 
     def play(self, move: str) -> TintasState:
         if self._over:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(phrase("The game is over."))
         target = _MOVE_INDEX.get(move)
         if target is None:
             text = move.strip().lower() if isinstance(move, str) else ""
@@ -255,8 +278,10 @@ class TintasState(State):
                 d = DIRECTION_INDEX.get(text)
                 if d is None:
                     raise IllegalMove(
-                        f"{move!r} is not a cell or a move: type a cell A1…I2 such as E4, a direction "
-                        "(n ne se s sw nw) or end."
+                        phrase(
+                            "{move!r} is not a cell or a move: type a cell A1…I2 such as E4, a direction (n ne "
+                            "se s sw nw) or end.", move=move
+                        )
                     )
                 target = self._resolve_direction(d)
         self._check(target)
@@ -277,8 +302,10 @@ class TintasState(State):
     def _play_end(self) -> TintasState:
         if self._chain == NO_CHAIN:
             raise IllegalMove(
-                "end is only possible while continuing a turn: after collecting a piece, with another piece "
-                "of that colour in line (T5)."
+                phrase(
+                    "end is only possible while continuing a turn: after collecting a piece, with another "
+                    "piece of that colour in line (T5)."
+                )
             )
         return TintasState(self._board, self._hold, self._pawn, 1 - self._side, NO_CHAIN)
 
@@ -286,16 +313,20 @@ class TintasState(State):
         name = DIRECTION_NAMES[d]
         if self._pawn == NO_PAWN:
             raise IllegalMove(
-                f"The first move places the pawn on any cell (T3), so there is no direction to slide {name} "
-                "yet."
+                phrase(
+                    "The first move places the pawn on any cell (T3), so there is no direction to slide {name} "
+                    "yet.", name=name
+                )
             )
         board = self._board
         for j in RAYS[self._pawn][d]:
             if board[j] != EMPTY:
                 return j
         raise IllegalMove(
-            f"No piece lies {name} of the pawn on {LABELS[self._pawn]} "
-            "(T4: a direction without a piece cannot be used)."
+            phrase(
+                "No piece lies {name} of the pawn on {cell} (T4: a direction without a piece cannot be used).",
+                name=name, cell=LABELS[self._pawn]
+            )
         )
 
     def _check(self, target: int) -> None:
@@ -305,32 +336,43 @@ class TintasState(State):
         colour = board[target]
         if pawn == NO_PAWN:  # T3
             if colour == EMPTY:  # cannot happen in a real first turn (the board is full)
-                raise IllegalMove(f"{label} is empty: the first move places the pawn on a piece (T3).")
+                raise IllegalMove(phrase(
+                    "{label} is empty: the first move places the pawn on a piece (T3).", label=label
+                ))
             return
         chain = self._chain
         if chain == NO_CHAIN and not _first_pieces(board, pawn):  # T6
             if colour == EMPTY:
-                raise IllegalMove(f"{label} is empty: with no piece in line, the pawn jumps to a piece (T6).")
+                raise IllegalMove(phrase(
+                    "{label} is empty: with no piece in line, the pawn jumps to a piece (T6).", label=label
+                ))
             return
         if target == pawn:
-            raise IllegalMove(f"The pawn is already on {label}: it must slide to a piece (T4).")
+            raise IllegalMove(phrase("The pawn is already on {label}: it must slide to a piece (T4).", label=label))
         if colour == EMPTY:
-            raise IllegalMove(f"{label} is empty: the pawn must stop on a piece (T4).")
+            raise IllegalMove(phrase("{label} is empty: the pawn must stop on a piece (T4).", label=label))
         line = LINE[pawn * N_CELLS + target]
         if line is None:
             raise IllegalMove(
-                f"{label} is not in line with the pawn on {LABELS[pawn]} "
-                "(T4: the pawn slides straight to the first piece)."
+                phrase(
+                    "{label} is not in line with the pawn on {cell} (T4: the pawn slides straight to the first "
+                    "piece).", label=label, cell=LABELS[pawn]
+                )
             )
         d, k = line
         for j in RAYS[pawn][d][:k]:
             if board[j] != EMPTY:
                 raise IllegalMove(
-                    f"{label} is behind {LABELS[j]} as seen from the pawn on {LABELS[pawn]} "
-                    "(T4: the pawn stops at the first piece in a direction)."
+                    phrase(
+                        "{label} is behind {cell} as seen from the pawn on {cell2} (T4: the pawn stops at the "
+                        "first piece in a direction).", label=label, cell=LABELS[j], cell2=LABELS[pawn]
+                    )
                 )
         if chain != NO_CHAIN and colour != chain:
-            raise IllegalMove(f"{label} is {_NAMES[colour]} but this turn collects {_NAMES[chain]} (T5).")
+            raise IllegalMove(phrase(
+                "{label} is {colour} but this turn collects {chain} (T5).",
+                label=label, colour=Phrase(_NAMES[colour]), chain=Phrase(_NAMES[chain])
+            ))
 
     def _apply(self, target: int) -> TintasState:
         """Collect the piece on ``target`` (already checked legal) and return the next state."""
@@ -391,42 +433,45 @@ class TintasState(State):
         """The 49 cells in label order: colour letters and '.' (field 1 of the position code)."""
         return self._board.translate(_ENCODE_TABLE).decode("ascii")
 
-    def describe(self, move: str) -> str:
+    def describe_phrase(self, move: str) -> Phrase:
         try:
             after = self.play(move)
         except IllegalMove:
-            return ""
+            return NOTHING
         if move.strip().lower() == END:
-            return "ends the turn"
-        target = after._pawn
-        name = _NAMES[self._board[target]]
-        jump = self.must_jump
-        text = f"{'jump: ' if jump else ''}takes {name}"
+            return phrase("ends the turn")
+        name = Phrase(_NAMES[self._board[after._pawn]])
+        take = phrase("jump: takes {colour}", colour=name) if self.must_jump else phrase("takes {colour}", colour=name)
         if after._over:
-            return f"{text}, wins the game"
+            return joined([take, phrase("wins the game")])
         if after.continuing:
-            return f"{text}, may continue"
-        return f"{text}, turn ends"
+            return joined([take, phrase("may continue")])
+        return joined([take, phrase("turn ends")])
 
     def turn_record(self, moves: list[str]) -> str:
+        return str(self.turn_record_phrase(moves))
+
+    def turn_record_phrase(self, moves: list[str]) -> Phrase:
         """A.7 game record: ``E4 (G)`` for the placement, ``F5-H4-C3-E2 (3×G)``, ``F4*B3 (P)`` for a jump."""
         cells = [m for m in moves if m != END]
         if not cells:
-            return END
+            return Phrase(END)
         colour = self.cell(cells[0]) if cells[0].upper() in INDEX else None
         if colour is None:
-            raise IllegalMove(f"{cells[0]} holds no piece, so no turn starts by collecting it.")
-        taken = f"{len(cells)}×{colour}" if len(cells) > 1 else colour
-        what = f"collected {len(cells)} {COLOUR_NAMES[colour]}" if len(cells) > 1 else \
-            f"collected {COLOUR_NAMES[colour]}"
+            raise IllegalMove(phrase("{cells} holds no piece, so no turn starts by collecting it.", cells=cells[0]))
+        letter = self._letter(COLOURS.index(colour))
+        taken = Phrase("{n}×{letter}", {"n": len(cells), "letter": letter}) if len(cells) > 1 else letter
+        name = Phrase(COLOUR_NAMES[colour])
+        what = phrase("collected {n} {colour}", n=len(cells), colour=name) if len(cells) > 1 else \
+            phrase("collected {colour}", colour=name)
         if self._pawn == NO_PAWN:
             path = cells[0]
         elif self.must_jump:
             path = f"{LABELS[self._pawn]}*{cells[0]}"
-            what = f"jumped, {what}"
+            what = joined([phrase("jumped"), what])
         else:
             path = "-".join([LABELS[self._pawn], *cells])
-        return f"{path} ({taken}) — {what}"
+        return Phrase("{path} ({taken}) — {what}", {"path": path, "taken": taken, "what": what})
 
     def outcome(self) -> Outcome | None:
         if not self._over:
@@ -434,45 +479,59 @@ class TintasState(State):
         winners = self._winners
         ranks = rank_seats(self, winners)
         if len(winners) != 1:
-            return Outcome("empty_board_draw", winners, ranks)
+            return Outcome(TintasTermination.EMPTY_BOARD_DRAW, winners, ranks)
         w = winners[0]
         h = self._hold[w]
         if PIECES_PER_COLOUR in h:  # A.5, first goal
-            return Outcome("all_seven", winners, ranks, {"winner": w},
+            return Outcome(TintasTermination.ALL_SEVEN, winners, ranks, {"winner": w},
                            {"colour": _NAMES[h.index(PIECES_PER_COLOUR)]})
         if _wins(h):  # A.5, second goal
             many = [_NAMES[c] for c in range(7) if h[c] >= MAJORITY]
-            return Outcome("four_colours", winners, ranks, {"winner": w, "loser": 1 - w},
+            return Outcome(TintasTermination.FOUR_COLOURS, winners, ranks, {"winner": w, "loser": 1 - w},
                            {"count": len(many), "colours": ", ".join(many)})
-        return Outcome("empty_board", winners, ranks, {"winner": w})  # the open case of a decoded position
+        # the open case of a decoded position
+        return Outcome(TintasTermination.EMPTY_BOARD, winners, ranks, {"winner": w})
 
-    def text_board(self) -> str:
+    def text_board_phrase(self) -> Phrase:
+        """The board as cells ``E4:G`` (a colour's letter, ``*`` the pawn), the holdings and who is to move; the
+        letters in the reader's language, with a legend."""
         width = 5 * 8 + 4
         lines = [[" "] * width for _ in range(15)]
+        cells: dict[str, object] = {}
         for n, label in enumerate(LABELS):
             i = COLUMNS.index(label[0])
             y2 = COLUMN_BOTTOM[i] + 2 * (int(label[1:]) - 1)
             c = self._board[n]
-            ch = "*" if n == self._pawn else ("." if c == EMPTY else COLOURS[c])
+            cells[label] = "*" if n == self._pawn else ("." if c == EMPTY else self._letter(c))
             x = 5 * i
-            lines[14 - y2][x:x + 4] = f"{label}:{ch}"
-        out = ["".join(row).rstrip() for row in lines]
+            lines[14 - y2][x:x + 4] = [f"{label}:{{{label}}}", "", "", ""]    # 4 characters once composed
+        board = Phrase("\n".join("".join(row).rstrip() for row in lines), cells)
+        out: list[Phrase | str] = [board, joined([Phrase("{letter} = {colour}", {"letter": self._letter(c),
+                                                                                  "colour": Phrase(_NAMES[c])})
+                                                  for c in range(7)])]
         for seat in (0, 1):
             h = self._hold[seat]
-            counts = " ".join(f"{COLOURS[c]}{h[c]}" for c in range(7))
-            out.append(f"Player {seat + 1}: {counts}  (colours with 4+: {self.scores[seat]})")
+            counts = joined([Phrase("{letter}{n}", {"letter": self._letter(c), "n": h[c]}) for c in range(7)], " ")
+            out.append(phrase("{seat}: {counts}  (colours with 4+: {score})", seat=Phrase(GAME.seat_names(2)[seat]),
+                              counts=counts, score=self.scores[seat]))
         outcome = self.outcome()
+        mover = Phrase(GAME.seat_names(2)[self._side])
         if outcome is not None:
-            out.append("Game over. " + outcome_text(GAME, outcome, GAME.seat_names(2)))
+            out.append(phrase("Game over. {result}", result=outcome_phrase(GAME, outcome, GAME.seat_names(2))))
         elif self._chain != NO_CHAIN:
-            out.append(f"Player {self._side + 1} to move, continuing {_NAMES[self._chain]} (or end)")
+            out.append(phrase("{seat} to move, continuing {colour} (or end)", seat=mover,
+                              colour=Phrase(_NAMES[self._chain])))
         elif self._pawn == NO_PAWN:
-            out.append(f"Player {self._side + 1} to move: place the pawn on any cell")
+            out.append(phrase("{seat} to move: place the pawn on any cell", seat=mover))
         elif self.must_jump:
-            out.append(f"Player {self._side + 1} to move: no piece in line, jump to any piece")
+            out.append(phrase("{seat} to move: no piece in line, jump to any piece", seat=mover))
         else:
-            out.append(f"Player {self._side + 1} to move")
-        return "\n".join(out)
+            out.append(phrase("{seat} to move", seat=mover))
+        return joined(out, "\n")
+
+    @staticmethod
+    def _letter(colour: int) -> Phrase:
+        return Phrase(_LETTERS[colour], context=LETTER)
 
     def __repr__(self) -> str:
         return f"TintasState({self.encode()!r})"
@@ -537,6 +596,15 @@ Autocomplete offers whole legal turns.
 """
 
 
+class TintasTermination(Termination):
+    """How a game of Tintas ends (the keys of ``TintasGame.terminations``)."""
+
+    ALL_SEVEN = "all_seven"
+    FOUR_COLOURS = "four_colours"
+    EMPTY_BOARD = "empty_board"
+    EMPTY_BOARD_DRAW = "empty_board_draw"
+
+
 class TintasGame(Game):
     key = "tintas"
     title = "Tintas"
@@ -546,6 +614,7 @@ class TintasGame(Game):
                "with all 7 of one colour, or 4+ in 4 colours once you hold every colour.")
     rules_text = RULES_TEXT
     fact_words = _NAMES    # the colours of the {colour} and {colours} facts
+    termination_kinds = TintasTermination
     terminations = {
         "all_seven": "{winner} holds all seven {colour} pieces.",
         "four_colours": "{winner} holds 4 or more pieces in {count} colours ({colours}) and at least one of every "
@@ -571,84 +640,112 @@ class TintasGame(Game):
 
     def decode(self, code: str) -> TintasState:
         if not isinstance(code, str):
-            raise InvalidPosition("A position code is a line of text.")
+            raise InvalidPosition(phrase("A position code is a line of text."))
         fields = code.strip().split()
         if len(fields) != 6:
             raise InvalidPosition(
-                f"A Tintas position code has 6 fields separated by spaces, this one has {len(fields)}."
+                phrase(
+                    "A Tintas position code has 6 fields separated by spaces, this one has {count}.",
+                    count=len(fields)
+                )
             )
         board_s, pawn_s, h1_s, h2_s, side_s, chain_s = fields
         if len(board_s) != N_CELLS:
-            raise InvalidPosition(f"The board field must have 49 characters, it has {len(board_s)}.")
+            raise InvalidPosition(phrase(
+                "The board field must have 49 characters, it has {count}.", count=len(board_s)
+            ))
         bad = set(board_s) - set(COLOURS + ".")
         if bad:
             raise InvalidPosition(
-                f"The board field may hold only {COLOURS} and '.', not {''.join(sorted(bad))!r}."
+                phrase(
+                    "The board field may hold only {colours} and '.', not {join!r}.",
+                    colours=COLOURS, join=''.join(sorted(bad))
+                )
             )
         board = board_s.encode("ascii").translate(_DECODE_TABLE)
         hold = []
         for n, h in enumerate((h1_s, h2_s)):
             if len(h) != 7 or not h.isascii() or not h.isdigit():
                 raise InvalidPosition(
-                    f"Player {n + 1}'s holdings must be 7 digits (counts of {COLOURS}), not {h!r}."
+                    phrase(
+                        "Player {value}'s holdings must be 7 digits (counts of {colours}), not {h!r}.",
+                        value=n + 1, colours=COLOURS, h=h
+                    )
                 )
             hold.append(tuple(int(x) for x in h))
         for c in range(7):
             total = board.count(c) + hold[0][c] + hold[1][c]
             if total > PIECES_PER_COLOUR:
-                raise InvalidPosition(f"There are {total} {_NAMES[c]} pieces; the game has only 7.")
+                raise InvalidPosition(phrase(
+                    "There are {total} {colour} pieces; the game has only 7.", total=total, colour=Phrase(_NAMES[c])
+                ))
         if side_s not in ("1", "2"):
-            raise InvalidPosition(f"The player to move must be 1 or 2, not {side_s!r}.")
+            raise InvalidPosition(phrase("The player to move must be 1 or 2, not {side_s!r}.", side_s=side_s))
         side = int(side_s) - 1
         if pawn_s == "-":
             pawn = NO_PAWN
         else:
             pawn = INDEX.get(pawn_s.upper(), -2)
             if pawn == -2:
-                raise InvalidPosition(f"The pawn's cell {pawn_s!r} is not a cell of the board (A1…I2).")
+                raise InvalidPosition(phrase(
+                    "The pawn's cell {pawn_s!r} is not a cell of the board (A1…I2).", pawn_s=pawn_s
+                ))
             if board[pawn] != EMPTY:
                 raise InvalidPosition(
-                    f"The pawn is on {LABELS[pawn]}, which holds a piece; its cell is always empty."
+                    phrase(
+                        "The pawn is on {cell}, which holds a piece; its cell is always empty.", cell=LABELS[pawn]
+                    )
                 )
         if chain_s == "-":
             chain = NO_CHAIN
         elif len(chain_s) == 1 and chain_s in COLOURS:
             chain = COLOURS.index(chain_s)
         else:
-            raise InvalidPosition(f"The chain colour must be '-' or one of {COLOURS}, not {chain_s!r}.")
+            raise InvalidPosition(phrase(
+                "The chain colour must be '-' or one of {colours}, not {chain_s!r}.",
+                colours=COLOURS, chain_s=chain_s
+            ))
         hold_t = (hold[0], hold[1])
         if pawn == NO_PAWN:
             if board.count(EMPTY) or any(hold[0]) or any(hold[1]):
                 raise InvalidPosition(
-                    "Before the first move (pawn '-') every cell holds a piece and nobody holds any."
+                    phrase(
+                        "Before the first move (pawn '-') every cell holds a piece and nobody holds any."
+                    )
                 )
             if chain != NO_CHAIN:
-                raise InvalidPosition("A chain colour needs a pawn on the board.")
+                raise InvalidPosition(phrase("A chain colour needs a pawn on the board."))
             return TintasState(board, hold_t, pawn, side, chain)
         mover_wins, last_wins = _wins(hold[side]), _wins(hold[1 - side])
         if mover_wins:
             raise InvalidPosition(
-                f"Player {side + 1} already meets a winning condition, so the game would have ended before "
-                "their turn."
+                phrase(
+                    "Player {value} already meets a winning condition, so the game would have ended before "
+                    "their turn.", value=side + 1
+                )
             )
         if last_wins:
             if chain != NO_CHAIN:
-                raise InvalidPosition("A finished game has no chain colour (field 6 must be '-').")
+                raise InvalidPosition(phrase("A finished game has no chain colour (field 6 must be '-')."))
             return TintasState(board, hold_t, pawn, side, NO_CHAIN, True, (1 - side,))
         if chain != NO_CHAIN:
             if hold[side][chain] == 0:
                 raise InvalidPosition(
-                    f"Player {side + 1} is shown continuing {_NAMES[chain]} but holds no "
-                    f"{_NAMES[chain]} piece."
+                    phrase(
+                        "Player {value} is shown continuing {colour} but holds no {colour} piece.",
+                        value=side + 1, colour=Phrase(_NAMES[chain])
+                    )
                 )
             if not _can_continue(board, pawn, chain):
                 raise InvalidPosition(
-                    f"No {_NAMES[chain]} piece is in line with the pawn, so the turn would already have "
-                    "passed."
+                    phrase(
+                        "No {colour} piece is in line with the pawn, so the turn would already have passed.",
+                        colour=Phrase(_NAMES[chain])
+                    )
                 )
         if EMPTY_BOARD_ENDS_GAME and board.count(EMPTY) == N_CELLS:
             if chain != NO_CHAIN:
-                raise InvalidPosition("A finished game has no chain colour (field 6 must be '-').")
+                raise InvalidPosition(phrase("A finished game has no chain colour (field 6 must be '-')."))
             return TintasState(board, hold_t, pawn, side, NO_CHAIN, True, _empty_board_winners(hold_t))
         return TintasState(board, hold_t, pawn, side, chain)
 
@@ -665,7 +762,7 @@ class TintasGame(Game):
             out.append(LABELS[_MOVE_INDEX[low]] if low in _MOVE_INDEX else low)
         return out
 
-    def turn_suggestions(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, str]]:
+    def suggestion_phrases(self, state: State, typed: str, limit: int = 25) -> list[tuple[str, Phrase]]:
         if not isinstance(state, TintasState) or state.is_over or limit <= 0:
             return []
         text = typed.lstrip()
@@ -718,25 +815,25 @@ class TintasGame(Game):
         return self._label(state, results)
 
     @staticmethod
-    def _label(state: TintasState, results) -> list[tuple[str, str]]:
+    def _label(state: TintasState, results) -> list[tuple[str, Phrase]]:
         out = []
         jump = state.must_jump
         for seq, s in sorted(results, key=lambda item: item[0]):
             value = " ".join(LABELS[n] for n in seq)
-            name = _NAMES[state._board[seq[0]]]
+            name = Phrase(_NAMES[state._board[seq[0]]])
             if jump:
-                note = f"jump: takes {name}"
+                note = phrase("jump: takes {colour}", colour=name)
             elif len(seq) == 1:
-                note = f"takes {name}"
+                note = phrase("takes {colour}", colour=name)
             else:
-                note = f"{len(seq)}× {name}"
+                note = Phrase("{n}× {colour}", {"n": len(seq), "colour": name})
             if s._over:
-                note += ", wins the game" if s.winners == (state._side,) else ", game over"
+                then = phrase("wins the game") if s.winners == (state._side,) else phrase("game over")
             elif s._side == state._side and s._chain != NO_CHAIN:
-                note += ", may continue"
+                then = phrase("may continue")
             else:
-                note += ", turn ends"
-            out.append((value, f"{value} — {note}"))
+                then = phrase("turn ends")
+            out.append((value, labelled(value, joined([note, then]))))
         return out
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Extract every text a player reads into the message catalog and update the translations (``make messages``).
 
-Four sources, one template (``bot/locale/messages.pot``):
+Five sources, one template (``bot/locale/messages.pot``):
 
 * the code under ``bot/``, with Babel's Python extractor and the marking functions of ``bot/i18n.py``
   (``_``, ``N_``, ``T``, ``TN``, ``ngettext``, ``pgettext``: ``KEYWORDS``);
@@ -10,6 +10,8 @@ Four sources, one template (``bot/locale/messages.pot``):
   ``command name``), exactly the strings the translator gets;
 * the games' one-line summaries, variant labels, seat names, end sentences (``terminations``) and the words their
   facts can hold (``fact_words``): engine data shown on cards, in captions and in results;
+* the engines' phrases (``engines/``: the templates marked ``phrase``, ``mark`` and ``mark_in`` in
+  ``engines.base``): moves' descriptions, refusals, turn records and text boards, composed by ``bot.wording``;
 * the words drawn into the board images (``render.texts.messages()``: each renderer's ``TEXTS``).
 
 Then every ``bot/locale/<lang>/LC_MESSAGES/messages.po`` is updated from the template (new ids added empty,
@@ -40,6 +42,8 @@ COMMAND_NAME, OPTION_NAME = "command name", "option name"
 
 # The marking functions of bot/i18n.py, in Babel's keyword form (index of the message argument; "c" = context).
 KEYWORDS = {"_": None, "N_": None, "T": None, "TN": (1, 2), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+# The engines' markers (engines/base.py): a phrase's template, a word kept in a table, a word with a context.
+ENGINE_KEYWORDS = {"phrase": None, "mark": None, "mark_in": ((1, "c"), 2)}
 
 
 def code_messages() -> list[tuple[str | tuple[str, str], str | None, str]]:
@@ -49,6 +53,15 @@ def code_messages() -> list[tuple[str | tuple[str, str], str | None, str]]:
     for filename, lineno, message, _comments, context in extract_from_dir(
             str(ROOT / "bot"), method_map, keywords=KEYWORDS, strip_comment_tags=True):
         out.append((message, context, f"bot/{filename}:{lineno}"))
+    return out
+
+
+def engine_phrases() -> list[tuple[str | tuple[str, str], str | None, str]]:
+    """(template, context, where) for every phrase template and marked word in the engines."""
+    out = []
+    for filename, lineno, message, _comments, context in extract_from_dir(
+            str(ROOT / "engines"), [("**.py", "python")], keywords=ENGINE_KEYWORDS, strip_comment_tags=True):
+        out.append((message, context, f"engines/{filename}:{lineno}"))
     return out
 
 
@@ -108,7 +121,8 @@ def board_messages() -> list[tuple[str, str | None, str]]:
 def template() -> Catalog:
     """Every message id the bot can show, freshly collected."""
     pot = Catalog(project="boardgames-bot", domain="messages", charset="utf-8", fuzzy=False)
-    for message, context, where in [*code_messages(), *tree_messages(), *game_messages(), *board_messages()]:
+    for message, context, where in [*code_messages(), *tree_messages(), *game_messages(), *board_messages(),
+                                    *engine_phrases()]:
         if not message:
             continue
         path, _, line = where.rpartition(":")

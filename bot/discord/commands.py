@@ -310,7 +310,8 @@ async def _complete_move(interaction: discord.Interaction, game: Game, current: 
         waiting = _("Not your turn — {player} is to move.").format(player=who.name) if who \
             else _("This match is over.")
         return [_note(waiting, current)]
-    suggestions = game.turn_suggestions(found.position, current, MAX_CHOICES + 1)
+    suggestions = [(value, wording.words(label))
+                   for value, label in game.suggestion_phrases(found.position, current, MAX_CHOICES + 1)]
     if not suggestions:
         return [_note(_("No legal turn starts with {typed}.").format(typed=quote(current)), current)]
     if len(suggestions) > MAX_CHOICES:
@@ -333,7 +334,7 @@ def _narrowing(state: State, current: str, suggestions: list[tuple[str, str]]) -
     for option in found.options:
         value = found.head + option.text
         if option.complete:
-            note = found.state.describe(option.text)
+            note = wording.words(found.state.describe_phrase(option.text))
             name = f"{value} — {note}" if note else value
         else:
             name = wording.step_group(value, option.count)

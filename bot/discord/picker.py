@@ -281,7 +281,7 @@ async def preview(interaction: discord.Interaction, match: Match, turn: list[str
 
 def turn_text(state: State, turn: list[str]) -> str:
     """The turn as the board post shows it (its turn record), e.g. ``D4 (O)``."""
-    return state.turn_record(turn) or " ".join(turn)
+    return wording.words(state.turn_record_phrase(turn)) or " ".join(turn)
 
 
 async def confirm(interaction: discord.Interaction, match: Match, draft: Draft, ply: int) -> None:

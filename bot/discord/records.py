@@ -19,7 +19,7 @@ from discord import app_commands
 from bot import records, wording
 from bot.discord.cards import BOARD_FILE
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE, MAX_EMBED_TEXT, acknowledged, app
-from bot.i18n import T, _, current
+from bot.i18n import Said, T, _, current
 from bot.model import BadInput, Match, NotAllowed
 from bot.services.play import quote
 from bot.services.queries import parse_match_id
@@ -114,7 +114,10 @@ def decode(game: Game, code: str) -> State:
         raise BadInput(T(wording.ANALYZE_CODE_TOO_LONG, length=len(code), game=game.title))
     try:
         return game.decode(" ".join(code.split()))
-    except (InvalidPosition, ValueError, IndexError, KeyError) as exc:   # any malformed code is refused, not a crash
+    except InvalidPosition as exc:      # the engine's reason, in the reader's language
+        raise BadInput(T(wording.ANALYZE_BAD_CODE, game=game.title,
+                         reason=Said(exc.phrase, finish=lambda text: text[:300]))) from None
+    except (ValueError, IndexError, KeyError) as exc:   # any malformed code is refused, not a crash
         raise BadInput(T(wording.ANALYZE_BAD_CODE, game=game.title, reason=str(exc)[:300])) from None
 
 

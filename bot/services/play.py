@@ -11,7 +11,7 @@ import re
 import time
 from collections.abc import Sequence
 
-from bot.i18n import T
+from bot.i18n import N_, Said, T
 from bot.metrics import turn_played
 from bot.model import BadMove, Match, NotAllowed, NotFound, StalePosition, TurnResult
 from bot.services import announce
@@ -19,12 +19,14 @@ from bot.services.context import Context
 from bot.services.queries import Queries
 from bot.store.db import Tx
 from bot.store.matches import NewTurn
-from bot.store.rows import Announcement, Result
+from bot.store.rows import Result
 from engines import IllegalMove, State
-from engines.base import rank_seats, turn_cap_outcome
+from engines.base import Phrase, rank_seats, turn_cap_outcome
 
 MAX_SUBMISSION = 300      # characters of a typed turn we read; a longer one is refused unread
 QUOTE = 40                # characters of a refused input quoted back
+MAX_REASON = 450          # characters of an engine's refusal shown (composed in the reader's language)
+STILL_YOUR_MOVE = N_("it is still your move")
 
 
 def quote(text: str) -> str:
@@ -39,7 +41,7 @@ class Play:
         self.queries = queries
 
     async def submit_turn(self, match: Match | int, user_id: int, text: str | Sequence[str], *, guild_id: int,
-                          expected_ply: int | None = None, told: Sequence[Announcement] = (),
+                          expected_ply: int | None = None, told: Sequence[announce.Notice] = (),
                           completes: int | None = None) -> TurnResult:
         """Play a whole submission (all moves or none) and store it in one guarded transaction.
 
@@ -77,8 +79,12 @@ class Play:
             position=after.encode(), to_move=None if result else after.to_move,
             clock=None if result or not turn_passed else self.ctx.turn_clock(row),
             turn_start_ply=start_ply, seat=seat, turn_passed=turn_passed)
-        pending = "" if result or turn_passed else (after.pending() or "it is still your move")
-        record = before.turn_record(moves)
+        pending_phrase = Phrase("") if result or turn_passed else after.pending_phrase()
+        if not (result or turn_passed or pending_phrase.template):
+            pending_phrase = Phrase(STILL_YOUR_MOVE)
+        pending = str(pending_phrase)
+        record_phrase = before.turn_record_phrase(moves)
+        record = str(record_phrase)
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.append_turn(tx, match.id, expected_ply=row.ply, turn=new_turn, now=now):
@@ -92,7 +98,8 @@ class Play:
             new.state = after
             new.previous = match.previous if continuing else before
             new.last_turn = (match.last_turn if continuing else []) + moves
-            told_now = [announce.board(new, "turn", seat=seat, record=record, pending=pending, from_ply=start_ply),
+            told_now = [announce.board(new, "turn", seat=seat, record=record, pending=pending, from_ply=start_ply,
+                                       record_phrase=record_phrase.to_data(), pending_phrase=pending_phrase.to_data()),
                         *announce.bot_turn(new), *told]
             if completes is not None:
                 await self.ctx.outbox.done(tx, completes, now=now, result="played")
@@ -223,7 +230,7 @@ def play_turn(state: State, seat: int, text: str | Sequence[str]) -> tuple[list[
             move = state.canonical(token)
             state = state.play(move)
         except IllegalMove as exc:
-            reason = without_rule_codes(str(exc))[:450]       # the engine's own words: English (its rules are)
+            reason = Said(exc.phrase, finish=lambda text: without_rule_codes(text)[:MAX_REASON])
             raise BadMove(T("After {moves}: {reason}", moves=" ".join(played), reason=reason) if played
                           else reason) from None
         played.append(move)
