@@ -329,6 +329,22 @@ WINNER_LABEL = "WINNER"     # its word (translated: render.texts)
 TEXTS = (WINNER_LABEL,)
 
 
+def colour_letter(template: str) -> str:
+    """The letter pieces of a colour carry, in the render language: what follows the last ': ' of
+    ``tr(template)`` (a template such as 'letter on yellow pieces: Y', so a translation chooses letters that
+    read in its language: 'Buchstabe auf gelben Steinen: Ge')."""
+    return tr(template).rpartition(": ")[2].strip() or template.rpartition(": ")[2]
+
+
+def letter_fit(text: str, size: int) -> int:
+    """The font size of a piece's colour letter ``text`` at ``size`` for one letter: two letters a little
+    smaller (``TWO_LETTER_SCALE``), so they stay inside the piece."""
+    return size if len(text) < 2 else round(size * TWO_LETTER_SCALE)
+
+
+TWO_LETTER_SCALE = 0.8      # a colour letter of two characters (German 'Ge', 'Gn') against one
+
+
 def winner_label() -> str:
     """The winner badge's word in the render language."""
     return tr(WINNER_LABEL)

@@ -68,11 +68,12 @@ COMPLETES = "{piece} completes {dot}"
 SEATS_HAND = "{seat}'s hand"
 SEATS_LEDGE = "{seat}'s ledge"
 LAST_TURN = "Last turn: {turn}"
+LAST_TURN_BY = "Last turn by {name}: {turn}"
 TO_MOVE_MARK = "to move"
 HAND = "hand"
 LEDGE = "ledge"
-TEXTS = (LEGEND, TO_MOVE_SEAT, GOES_ON, RELEASED, COMPLETES, SEATS_HAND, SEATS_LEDGE, LAST_TURN, TO_MOVE_MARK, HAND,
-         LEDGE, *INSTRUCTIONS)    # the engine's instructions (``QuincalaState.instruction``), drawn translated
+TEXTS = (LEGEND, TO_MOVE_SEAT, GOES_ON, RELEASED, COMPLETES, SEATS_HAND, SEATS_LEDGE, LAST_TURN, LAST_TURN_BY,
+         TO_MOVE_MARK, HAND, LEDGE, *INSTRUCTIONS)    # the engine's instructions (``QuincalaState.instruction``)
 
 
 def pending_note(state: QuincalaState) -> str:
@@ -259,7 +260,8 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     _towers(image, state)
     _role_badges(image, geo, tint_seat)
     _trays(image, state, names, viewer, over, winners)
-    _header(image, state, names, viewer, events, moves)
+    mover = previous.to_move if previous is not None else None
+    _header(image, state, names, viewer, events, moves, mover)
     return image
 
 
@@ -792,7 +794,7 @@ def _legend(viewer: int) -> str:
 
 
 def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: int, events: list[Event],
-            moves: list[str]) -> None:
+            moves: list[str], mover: int | None = None) -> None:
     """At the end, the end-of-game sentence, whole, in one or two bold lines. While the game runs, the status
     (only the name gives way), then one line: what the mover must do next, else the last turn, else the key."""
     room = WIDTH - 32
@@ -802,7 +804,7 @@ def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: 
             _name(image, (WIDTH - _name_length(line, TEXT_SIZE, True)) / 2, _baseline(mid, TEXT_SIZE), line,
                   TEXT_SIZE, bold=True)
         if len(lines) == 1:
-            _last_turn_line(image, events, moves)
+            _last_turn_line(image, events, moves, names, mover)
         return
     before, after = split(TO_MOVE_SEAT)
     runs = _named_line(names[viewer], [(after.format(seat=tr(SEAT_NAMES[viewer])), True, False)], STATUS_SIZE, room,
@@ -816,14 +818,15 @@ def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: 
         _label(image, WIDTH / 2, _baseline(NOTE_Y, TEXT_SIZE), _fit_text(note, TEXT_SIZE, room, False), TEXT_SIZE,
                fill=MUTED, align="m")
     elif moves:
-        _last_turn_line(image, events, moves)
+        _last_turn_line(image, events, moves, names, mover)
     else:
         _label(image, WIDTH / 2, _baseline(NOTE_Y, TEXT_SIZE), _legend(viewer), TEXT_SIZE, fill=MUTED, align="m")
 
 
-def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str]) -> None:
-    """The last turn in the §7 notation, then what travelled (in the travel colour); the travels give way
-    first when the line is full."""
+def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], names: Sequence[str] = (),
+                    mover: int | None = None) -> None:
+    """The last turn and who played it (seat ``mover`` of ``names``, when known) in the §7 notation, then what
+    travelled (in the travel colour); the travels give way first when the line is full, then the name."""
     if not moves:
         return
     room = WIDTH - 32
@@ -839,15 +842,20 @@ def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str]) -
             words.append(tr(RELEASED).format(piece=e.piece, to=to))
         elif e.kind == "win":
             words.append(tr(COMPLETES).format(piece=e.piece, dot=e.frm))
-    head = _fit_text(tr(LAST_TURN).format(turn=turn_notation(moves)), TEXT_SIZE, room, True)
-    rest = _fit_text(" · " + " · ".join(words), TEXT_SIZE, room - _length(head, TEXT_SIZE, True), False) \
-        if words else ""
+    turn = turn_notation(moves)
+    if mover is not None and mover < len(names):
+        before, after = split(LAST_TURN_BY)
+        head = _named_line(names[mover], [(after.format(turn=turn), True, False)], TEXT_SIZE, room, before)
+    else:
+        head = [(_fit_text(tr(LAST_TURN).format(turn=turn), TEXT_SIZE, room, True), True, False)]
+    head_w = _runs_width(head, TEXT_SIZE)
+    rest = _fit_text(" · " + " · ".join(words), TEXT_SIZE, room - head_w, False) if words else ""
     if rest in ("", "…", " ·…"):
         rest = ""
-    x = (WIDTH - _length(head, TEXT_SIZE, True) - _length(rest, TEXT_SIZE)) / 2
+    x = (WIDTH - head_w - _length(rest, TEXT_SIZE)) / 2
     y = _baseline(NOTE_Y, TEXT_SIZE)
-    _label(image, x, y, head, TEXT_SIZE, bold=True)
-    _label(image, x + _length(head, TEXT_SIZE, True), y, rest, TEXT_SIZE, fill=TRAVEL_INK)
+    x = _draw_runs(image, x, y, head, TEXT_SIZE)
+    _label(image, x, y, rest, TEXT_SIZE, fill=TRAVEL_INK)
 
 
 def _trays(image: Image.Image, state: QuincalaState, names: list[str], viewer: int, over: bool,

@@ -40,10 +40,12 @@ from render.common import (
     WINNER,
     Point,
     build_palette,
+    colour_letter,
     contrast_ink,
     draw_name,
     fit_name,
     font,
+    letter_fit,
     mix,
     name_length,
     paste,
@@ -63,6 +65,7 @@ GAME_OVER_WINS = "Game over: {name} wins"
 GAME_OVER_SHARE = "Game over: {names} share the win"
 NAMES_AND = "{first} and {last}"
 LAST_TURN = "Last turn"
+LAST_TURN_BY = "Last turn by {name}:"
 DROP_EMPTY = "{drop} (empty)"
 JUMPED_FULL = "jumped full {hollows}"
 COLLECTED = "collected {pieces}"
@@ -71,9 +74,12 @@ POINT = "{n} pt"
 POINTS = "{n} pts"
 NONE_YET = "none yet"
 FULL_LABEL = "FULL"
+LETTERS = {"R": "letter on red pieces: R", "G": "letter on green pieces: G", "Y": "letter on yellow pieces: Y",
+           "W": "letter on white pieces: W"}         # common.colour_letter (shared with Tintas' templates)
 FULL_LEGEND = ("8 pieces:", "jumped")     # the legend of the FULL badge, two lines
-TEXTS = (TO_MOVE, MUST_MOVE_AGAIN, FIRST_TURN, GAME_OVER_WINS, GAME_OVER_SHARE, NAMES_AND, LAST_TURN, DROP_EMPTY,
-         JUMPED_FULL, COLLECTED, COLLECTED_FROM, POINT, POINTS, NONE_YET, FULL_LABEL, *FULL_LEGEND)
+TEXTS = (TO_MOVE, MUST_MOVE_AGAIN, FIRST_TURN, GAME_OVER_WINS, GAME_OVER_SHARE, NAMES_AND, LAST_TURN, LAST_TURN_BY,
+         DROP_EMPTY, JUMPED_FULL, COLLECTED, COLLECTED_FROM, POINT, POINTS, NONE_YET, FULL_LABEL, *FULL_LEGEND,
+         *LETTERS.values())
 
 # --- geometry (pixels) ------------------------------------------------------------------------------------
 WIDTH = 880
@@ -241,8 +247,13 @@ def _centred_text(d: ImageDraw.ImageDraw, xy: Point, text: str, f: ImageFont.Fre
     d.text((xy[0] - (x0 + x1) / 2, xy[1] - (y0 + y1) / 2), text, font=f, fill=fill, anchor="la")
 
 
-@lru_cache(maxsize=16)
-def chip(colour: str, width: int = PIECE_W, ghost: bool = False) -> Image.Image:
+def letter(colour: str) -> str:
+    """The letter pieces of ``colour`` carry in the render language (German: Ge for Gelb, Gn for Grün)."""
+    return colour_letter(LETTERS[colour])
+
+
+@lru_cache(maxsize=32)
+def chip(colour: str, width: int = PIECE_W, ghost: bool = False, shown: str = "") -> Image.Image:
     """A piece: a rounded bar in its colour with its letter (24 px, bold). A ghost (collected this turn) is
     paler, inside a dashed dark frame."""
     fill = GHOST_FILL[colour] if ghost else PIECE_FILL[colour]
@@ -264,15 +275,18 @@ def chip(colour: str, width: int = PIECE_W, ghost: bool = False) -> Image.Image:
         else:
             d.rounded_rectangle((0, 0, w - 1, h - 1), radius=6 * s, fill=fill, outline=PIECE_EDGE,
                                 width=round(1.5 * s))
-        _centred_text(d, (w / 2, h / 2), colour, font(round(TEXT_SIZE * s), True), contrast_ink(fill))
+        text = shown or colour
+        _centred_text(d, (w / 2, h / 2), text, font(letter_fit(text, round(TEXT_SIZE * s)), True),
+                      contrast_ink(fill))
     return sprite(paint, (width, PIECE_H))
 
 
-@lru_cache(maxsize=32)
-def solid_chip(colour: str, width: int = PIECE_W, ghost: bool = False, ground: RGB = HOLLOW_FILL) -> Image.Image:
+@lru_cache(maxsize=64)
+def solid_chip(colour: str, width: int = PIECE_W, ghost: bool = False, ground: RGB = HOLLOW_FILL,
+               shown: str = "") -> Image.Image:
     """``chip`` already laid on the colour under it (a hollow, or the page): pasted without a mask."""
     image = Image.new("RGB", (width, PIECE_H), ground)
-    paste(image, chip(colour, width, ghost), (width / 2, PIECE_H / 2))
+    paste(image, chip(colour, width, ghost, shown), (width / 2, PIECE_H / 2))
     return image
 
 
@@ -293,8 +307,8 @@ def fitted(text: str, size: int, width: float, bold: bool = True) -> str:
     return fit_name(text, size, width, bold=bold)
 
 
-@lru_cache(maxsize=8)
-def drop_disc(colour: str) -> Image.Image:
+@lru_cache(maxsize=16)
+def drop_disc(colour: str, shown: str = "") -> Image.Image:
     """A piece dropped on a track: a disc in its colour with its letter."""
     fill = PIECE_FILL[colour]
 
@@ -302,7 +316,8 @@ def drop_disc(colour: str) -> Image.Image:
         r = MARK_R * s
         c = (MARK_R + 1) * s
         d.ellipse((c - r, c - r, c + r, c + r), fill=fill, outline=PIECE_EDGE, width=round(2 * s))
-        _centred_text(d, (c, c), colour, font(round(22 * s), True), contrast_ink(fill))
+        text = shown or colour
+        _centred_text(d, (c, c), text, font(letter_fit(text, round(22 * s)), True), contrast_ink(fill))
     return sprite(paint, (2 * MARK_R + 2, 2 * MARK_R + 2))
 
 
@@ -383,14 +398,17 @@ ROWS_KEPT = 16           # a player's row (128 KB each)
 
 
 @lru_cache(maxsize=COLUMNS_KEPT)
-def column(stack: str, ghost: str = "") -> Image.Image:
+def column(stack: str, ghost: str = "", letters: tuple[str, ...] = ()) -> Image.Image:
     """A hollow's inside on its colour: the stack bottom → top, the ghost of a piece collected from it, and
-    the height under it (a FULL badge is pasted over it separately: it is wider)."""
+    the height under it (a FULL badge is pasted over it separately: it is wider). ``letters``: the letters of
+    ``COLOURS`` in the render language (English without)."""
+    shown = dict(zip(COLOURS, letters, strict=True)) if letters else {c: c for c in COLOURS}
     image = Image.new("RGB", (PIECE_W, STACK_H + FOOT_GAP + CAP_FOOT), HOLLOW_FILL)
     for slot, colour in enumerate(stack):
-        image.paste(solid_chip(colour), (0, STACK_H - PIECE_H - slot * (PIECE_H + PIECE_GAP)))
+        image.paste(solid_chip(colour, shown=shown[colour]), (0, STACK_H - PIECE_H - slot * (PIECE_H + PIECE_GAP)))
     if ghost:
-        image.paste(solid_chip(ghost, ghost=True), (0, STACK_H - PIECE_H - len(stack) * (PIECE_H + PIECE_GAP)))
+        image.paste(solid_chip(ghost, ghost=True, shown=shown[ghost]),
+                    (0, STACK_H - PIECE_H - len(stack) * (PIECE_H + PIECE_GAP)))
     if len(stack) < FULL:
         put(image, foot(len(stack)), (PIECE_W / 2, STACK_H + FOOT_GAP + CAP_FOOT / 2))
     return image
@@ -427,12 +445,12 @@ def _static_layer(lang: str) -> Image.Image:   # not cached: ``_tall_static`` (c
     d.rounded_rectangle(box(CX - EDGE_X - CAP_W / 2 - 10, CY - ROW_Y - CAP_H / 2 - 6,
                             CX + EDGE_X + CAP_W / 2 + 10, CY + ROW_Y + CAP_H / 2 + 6),
                         radius=40 * s, fill=BOARD_FILL, outline=BOARD_EDGE, width=2 * s)
-    letter = font(30 * s, True)
+    capital = font(30 * s, True)
     for hollow in range(8):
         x0, y0, x1, y1 = hollow_box(hollow)
         d.rounded_rectangle(box(x0, y0, x1, y1), radius=CAP_RADIUS * s, fill=HOLLOW_FILL, outline=HOLLOW_EDGE,
                             width=2 * s)
-        _centred_text(d, ((x0 + x1) / 2 * s, (y0 + CAP_PAD + CAP_HEAD / 2 + 1) * s), HOLLOWS[hollow], letter, INK)
+        _centred_text(d, ((x0 + x1) / 2 * s, (y0 + CAP_PAD + CAP_HEAD / 2 + 1) * s), HOLLOWS[hollow], capital, INK)
     # clockwise arrows in the gaps of the top row (pointing right) and the bottom row (pointing left)
     label = font(22 * s, True)
     for gap_x, row, direction in ((-SIDE_X / 2, -ROW_Y, 1), (SIDE_X / 2, -ROW_Y, 1),
@@ -452,21 +470,44 @@ def _static_layer(lang: str) -> Image.Image:   # not cached: ``_tall_static`` (c
         fill = PIECE_FILL[colour]
         d.rounded_rectangle(box(left, ly, left + MINI_W, ly + PIECE_H), radius=6 * s, fill=fill,
                             outline=PIECE_EDGE, width=2 * s)
-        _centred_text(d, ((left + MINI_W / 2) * s, (ly + PIECE_H / 2) * s), colour, font(TEXT_SIZE * s, True),
+        _centred_text(d, ((left + MINI_W / 2) * s, (ly + PIECE_H / 2) * s), letter(colour),
+                      font(letter_fit(letter(colour), TEXT_SIZE * s), True),
                       contrast_ink(fill))
         value = VALUES[colour]
         d.text(((left + MINI_W + 8) * s, (ly + PIECE_H / 2) * s), tr(POINTS if value > 1 else POINT).format(n=value),
                font=font(TEXT_SIZE * s, True), fill=INK, anchor="lm")
         ly += PIECE_H + 6
-    right = CX + EDGE_X + CAP_W / 2
-    ly = CY + CAP_H / 2 + 24
-    d.rounded_rectangle(box(right - 72, ly, right, ly + CAP_FOOT - 2), radius=7 * s, fill=INK)
-    _centred_text(d, ((right - 36) * s, (ly + (CAP_FOOT - 2) / 2) * s), tr(FULL_LABEL), font(TEXT_SIZE * s, True),
-                  WHITE)
-    for i, text in enumerate(FULL_LEGEND):
-        d.text((right * s, (ly + CAP_FOOT + 8 + 30 * i) * s), tr(text), font=font(TEXT_SIZE * s), fill=INK,
-               anchor="ra")
     return image.reduce(s)
+
+
+FULL_LEGEND_W = 200      # the room of the FULL legend, right-aligned under the right capsule
+
+
+def full_legend_box() -> tuple[int, int, int, int]:
+    """Where the FULL legend goes (bottom right corner), drawn only on a board with a full hollow."""
+    right = round(CX + EDGE_X + CAP_W / 2)
+    top = round(CY + CAP_H / 2 + 24)
+    return right - FULL_LEGEND_W, top, right, top + CAP_FOOT + 8 + 30 * len(FULL_LEGEND) + 4
+
+
+def full_legend() -> Image.Image:
+    return _full_legend(language())
+
+
+@lru_cache(maxsize=4)
+def _full_legend(lang: str) -> Image.Image:
+    """The FULL badge and its two lines ('8 pieces: jumped') on a clear sprite the size of ``full_legend_box``."""
+    x0, y0, x1, y1 = full_legend_box()
+    w, h = x1 - x0, y1 - y0
+
+    def paint(d: ImageDraw.ImageDraw, s: float) -> None:
+        d.rounded_rectangle(((w - 72) * s, 0, w * s - 1, (CAP_FOOT - 2) * s), radius=7 * s, fill=INK)
+        _centred_text(d, ((w - 36) * s, (CAP_FOOT - 2) / 2 * s), tr(FULL_LABEL), font(round(TEXT_SIZE * s), True),
+                      WHITE)
+        for i, text in enumerate(FULL_LEGEND):
+            d.text((w * s, (CAP_FOOT + 8 + 30 * i) * s), tr(text), font=font(round(TEXT_SIZE * s)), fill=INK,
+                   anchor="ra")
+    return sprite(paint, (w, h))
 
 
 # --- drawing ----------------------------------------------------------------------------------------------
@@ -476,17 +517,20 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     assert isinstance(state, RincalaState) and (previous is None or isinstance(previous, RincalaState))
     moves = list(last_turn)
     shown = list(names) if names else [tr(seat) for seat in state.game.seat_names(state.players)]
-    return compose(state, shown, replay(previous, moves), moves)
+    mover = previous.to_move if previous is not None else None
+    return compose(state, shown, replay(previous, moves), moves, mover)
 
 
 def compose(state: RincalaState, names: Sequence[str], sowings: Sequence[Sowing],
-            moves: Sequence[str]) -> Image.Image:
-    """The board of ``state`` with ``sowings`` (the last turn, worked out) drawn on it."""
+            moves: Sequence[str], mover: int | None = None) -> Image.Image:
+    """The board of ``state`` with ``sowings`` (the last turn, worked out, played by seat ``mover``) drawn on
+    it."""
     runs, sub = status(state, names)
     lines = last_turn_lines(moves, sowings)
+    heading = last_turn_heading(names[mover], WIDTH - 2 * MARGIN) if lines and mover is not None else None
     top = panel_top(len(sub))
     panel_bottom = top + ROW_H * state.players
-    height = panel_bottom + (10 + LINE_H * len(lines) if lines else 0) + 12
+    height = panel_bottom + (10 + LINE_H * (len(lines) + (heading is not None)) if lines else 0) + 12
     image = canvas(height)
     d = ImageDraw.Draw(image)
     x: float = MARGIN
@@ -500,10 +544,21 @@ def compose(state: RincalaState, names: Sequence[str], sowings: Sequence[Sowing]
     draw_players(image, d, state, names, top)
     if lines:
         y = panel_bottom + 10
-        paste_text(image, (MARGIN, y + LINE_H / 2), tr(LAST_TURN), TEXT_SIZE, INK)
+        if heading is not None:          # 'Last turn by <name>:' on a line of its own, the sowings under it
+            draw_name(d, (MARGIN, y + LINE_H / 2), heading, TEXT_SIZE, bold=True, anchor="lm")
+            y += LINE_H
+        else:
+            paste_text(image, (MARGIN, y + LINE_H / 2), tr(LAST_TURN), TEXT_SIZE, INK)
         for i, line in enumerate(lines):
             draw_words(image, (TURN_X, y + LINE_H * i + LINE_H / 2), line)
     return image
+
+
+def last_turn_heading(name: str, room: float) -> str:
+    """'Last turn by <name>:' in at most ``room`` pixels: only the name gives way."""
+    before, after = split(LAST_TURN_BY)
+    rest = name_length(before + after, TEXT_SIZE, bold=True)
+    return before + fit_name(name, TEXT_SIZE, max(room - rest, 40.0), bold=True) + after
 
 
 CANVAS_H = 1800      # the static layer continued in the page colour: a board is one crop of it
@@ -589,14 +644,14 @@ def turn_lines(moves: Sequence[str], sowings: Sequence[Sowing]) -> list[str]:
         return [", ".join(moves)] if moves else []
     lines = []
     for k, s in enumerate(sowings):
-        drops = ", ".join(tr(DROP_EMPTY).format(drop=f"{c}→{HOLLOWS[h]}") if h in s.empty_drops
-                          else f"{c}→{HOLLOWS[h]}" for h, c in s.drops)
+        drops = ", ".join(tr(DROP_EMPTY).format(drop=f"{letter(c)}→{HOLLOWS[h]}") if h in s.empty_drops
+                          else f"{letter(c)}→{HOLLOWS[h]}" for h, c in s.drops)
         line = f"{k + 1}. {s.move}: {drops}"
         if s.skipped:
             line += " · " + tr(JUMPED_FULL).format(hollows=", ".join(dict.fromkeys(HOLLOWS[h] for h in s.skipped)))
         if s.captures:
             line += " · " + tr(COLLECTED).format(pieces=", ".join(
-                tr(COLLECTED_FROM).format(colour=c, hollow=HOLLOWS[h]) for h, c in s.captures))
+                tr(COLLECTED_FROM).format(colour=letter(c), hollow=HOLLOWS[h]) for h, c in s.captures))
         lines.append(line)
     return lines
 
@@ -697,6 +752,7 @@ def end_lines(state: RincalaState, names: Sequence[str]) -> list[str]:
 
 # --- the ring ---------------------------------------------------------------------------------------------
 def draw_hollows(image: Image.Image, state: RincalaState, sowings: Sequence[Sowing]) -> None:
+    letters = tuple(letter(c) for c in COLOURS)
     starts = {s.start: k for k, s in enumerate(sowings)}
     collected = dict(sowings[-1].captures) if sowings else {}
     for hollow, stack in enumerate(state.board):
@@ -708,9 +764,12 @@ def draw_hollows(image: Image.Image, state: RincalaState, sowings: Sequence[Sowi
             paste(image, rim(SOWING_COLOURS[starts[hollow] % len(SOWING_COLOURS)], 5), centre)
         ghost = collected.get(hollow, "") if len(stack) < FULL else ""
         left, _, _, bottom = piece_box(hollow, 0)
-        image.paste(column(stack, ghost), (left, bottom - STACK_H))
+        image.paste(column(stack, ghost, letters), (left, bottom - STACK_H))
         if len(stack) >= FULL:
             paste(image, foot(FULL), foot_centre(hollow))
+    if any(len(stack) >= FULL for stack in state.board):     # the legend only when a hollow is full
+        x0, y0, x1, y1 = full_legend_box()
+        paste(image, full_legend(), ((x0 + x1) / 2, (y0 + y1) / 2))
 
 
 def box_centre(box: tuple[int, int, int, int]) -> Point:
@@ -753,7 +812,7 @@ def draw_sowings(image: Image.Image, d: ImageDraw.ImageDraw, sowings: Sequence[S
                                  max(a[1], b[1]) + g - 1), fill=fill)
         for step, (hollow, dropped) in enumerate(s.path, 1):
             if dropped:
-                discs.append((drop_disc(dropped), waypoint(hollow, heights[k][(step - 1) // 8])))
+                discs.append((drop_disc(dropped, letter(dropped)), waypoint(hollow, heights[k][(step - 1) // 8])))
         x, y, tx, ty = arrow_point(s, heights[k])
         degrees = round(math.degrees(math.atan2(ty * s.direction, tx * s.direction)))
         heads.append((arrowhead(degrees % 360, k), (x, y)))
@@ -797,7 +856,7 @@ def player_row(name: str, caps: str, to_move: bool, won: bool, lang: str = "en")
     for colour in COLOURS:
         count = caps.count(colour)
         if count:
-            put(image, solid_chip(colour, MINI_W, ground=BACKGROUND), (x + MINI_W / 2, y))
+            put(image, solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour)), (x + MINI_W / 2, y))
             paste_text(image, (x + MINI_W + 4, y), f"×{count}", TEXT_SIZE, INK, bold=False)
             x += MINI_W + 4 + 36 + 10
     if not caps:
@@ -851,9 +910,9 @@ def warm() -> None:
     palette, on the first board of a process."""
     for colour in COLOURS:
         for ghost in (False, True):
-            solid_chip(colour, ghost=ghost)
-        solid_chip(colour, MINI_W, ground=BACKGROUND)
-        drop_disc(colour)
+            solid_chip(colour, ghost=ghost, shown=letter(colour))
+        solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour))
+        drop_disc(colour, letter(colour))
     for k in range(len(SOWING_COLOURS)):
         start_disc(k)
         arrowhead(0, k)

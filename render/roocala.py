@@ -50,7 +50,7 @@ from render.common import (
     winner_label,
     wrap_text,
 )
-from render.texts import language, tr
+from render.texts import language, split, tr
 
 # --- Texts (English templates, drawn in the post's language: render.texts) ---------------------------------
 SOWING_HEX = "↺ sowing runs\ncounter-clockwise"      # two lines beside the hexagon
@@ -61,7 +61,7 @@ GOAL = "goal {n}"
 DRAW_TAG = "DRAW"
 TO_MOVE_TAG = "TO MOVE"
 SEEN_TWICE = "⚠ Position seen twice: a third time is a draw"
-LAST_MOVE = "Last move: {move} — {result}"
+LAST_MOVE = "Last move by {name}: {move} — {result}"
 CAPTURED_ONE = "captured 1 checker"
 CAPTURED_MANY = "captured {n} checkers"
 CAPTURED_ROOK = "captured the Rook on {cell}"
@@ -79,7 +79,8 @@ HEX_R = HEX_D / math.sqrt(3)   # circumradius of a flat-topped hex
 SQ = 104                       # side of a square cell (the same apothem as the hexes: the same cell slots)
 BOARD_H = {"hex": 7 * HEX_D + 8, "square": 6 * SQ + 80}
 BOARD_CX = WIDTH / 2
-STATUS_H = 70                  # two lines of 24 px text
+STATUS_H = 101                 # three lines of 24 px text: the result (two at most) or the warning, the last move
+STATUS_LINE = 31               # from one line of the status to the next
 BASE_SCALE = 4                 # the static board is drawn 4x larger and reduced once per variant
 
 TEXT = 24                      # the smallest text a player must read (a phone shows ~400 px: ~10 px)
@@ -108,8 +109,9 @@ WHITE = (255, 255, 255)
 
 # Cell slots, relative to the cell centre (y down), the same for hexes and squares (apothem 52).
 LABEL_DY = -28                 # coordinate: ink -37 .. -19 (a descender to -14)
-CONTENT_DY = 4                 # stack / Rook row: about -12 .. +20
-BADGE_DY = 25                  # '+k' / '×k': +13 .. +37 (over the foot of a stack or Rook)
+CONTENT_DY = 1                 # stack / Rook row: -18 .. +19 (a black Rook's halo), under the label
+BADGE_DY = 29                  # '+k' / '×k': +20 .. +37, between the stack and Rook above and a chevron below
+BADGE_H = 18                   # the badge's height (the slot has room for no more)
 RING = 10                      # the move rings: a band this wide inside the cell's rim
 CHEVRON = 12                   # half the chevron's length across the shared side (+2 halo): 14 px each way
 SHARED_DX = 19                 # stack and Rook side by side when they share a cell
@@ -313,7 +315,7 @@ def _rook_sprite(seat: int) -> Image.Image:
 def _stack_sprite(k: int) -> Image.Image:
     """A stack of flat checkers (at most 3 drawn) with the count on the top one, the face at (24, 15)."""
     layers = min(k, 3)
-    w, h, step = (42 if k < 10 else 48), 26, 4
+    w, h, step = (42 if k < 10 else 48), 24, 3
 
     def paint(d: ImageDraw.ImageDraw, s: float) -> None:
         cx, cy = 24, 15
@@ -373,7 +375,7 @@ def _badge_sprite(text: str, capture: bool) -> Image.Image:
     """'+k' (dark red, white halo) or a capture '×k' (white on a red pill with a dark rim)."""
     f = font(TEXT, True)
     w = math.ceil(f.getlength(text)) + (16 if capture else 8)
-    h = 22
+    h = BADGE_H
 
     def paint(d: ImageDraw.ImageDraw, s: float) -> None:
         if capture:
@@ -426,7 +428,8 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
         _marks(image, variant, fx, state)
     d = ImageDraw.Draw(image)
     _panel_texts(image, d, state, shown, variant)
-    _status(d, state, shown, variant, fx)
+    mover = previous.to_move if previous is not None and fx else None
+    _status(d, state, shown, variant, fx, mover)
     return image
 
 
@@ -511,9 +514,13 @@ def _panel_texts(image: Image.Image, d: ImageDraw.ImageDraw, state: State, names
         y = top + 28
         tag_w = 0.0
         tag = ""
-        if over and seat in winners:
-            tag = tr(DRAW_TAG) if len(winners) > 1 else winner_label()
+        won = over and seat in winners and len(winners) == 1
+        if won:
+            tag = winner_label()
             tag_w = 30 * 1.4 + font(TEXT, True).getlength(tag)
+        elif over and seat in winners:          # a draw: a plain tag, not the winner's star for both
+            tag = tr(DRAW_TAG)
+            tag_w = font(TEXT, True).getlength(tag) + 24
         elif not over and state.to_move == seat:
             tag = tr(TO_MOVE_TAG)
             tag_w = font(TEXT, True).getlength(tag) + 24
@@ -521,11 +528,11 @@ def _panel_texts(image: Image.Image, d: ImageDraw.ImageDraw, state: State, names
         name = fit_name(names[seat], NAME, room, bold=True)
         draw_name(d, (x0, y), name, NAME, bold=True, anchor="lm")
         tx = x0 + name_length(name, NAME, bold=True) + 16
-        if not over and tag:
+        if won:
+            winner_badge(d, (tx, y), size=30, label=tag)
+        elif tag:
             pill = _tag_sprite(tag)
             paste(image, pill, (tx + pill.width / 2, y))
-        elif tag:
-            winner_badge(d, (tx, y), size=30, label=tag)
         paste(image, _text_sprite(str(round(scores[seat])), SCORE), (WIDTH - MARGIN - 62, top + PANEL_H / 2))
 
 
@@ -570,26 +577,32 @@ def status_lines(state: State, names: Sequence[str]) -> list[str]:
     return wrap_text(text, TEXT, width, bold=True)
 
 
-def _status(d: ImageDraw.ImageDraw, state: State, names: list[str], variant: str, fx: dict | None) -> None:
-    """Under the board: the result (whole, two lines at most), the repetition warning, or the last move."""
+def _status(d: ImageDraw.ImageDraw, state: State, names: list[str], variant: str, fx: dict | None,
+            mover: int | None) -> None:
+    """Under the board: the result (whole, two lines at most) or the repetition warning, then the last move and
+    who made it (also at the end: the move that ended the game)."""
     top = status_top(variant)
+    y = top + 20
     lines = status_lines(state, names)
-    if lines:
-        y = top + (STATUS_H / 2 if len(lines) == 1 else 20)
-        for line in lines:
-            draw_name(d, (WIDTH / 2, y), line, TEXT, bold=True, fill=INK, anchor="mm")
-            y += 31
-        return
-    y = top + 22
-    if cast(RoocalaState, state).repetitions() >= 2:
-        d.rounded_rectangle((MARGIN, y - 20, WIDTH - MARGIN, y + 20), radius=10, fill=INK)
-        d.rounded_rectangle((MARGIN + 2, y - 18, WIDTH - MARGIN - 2, y + 18), radius=8, fill=WARN_FILL)
+    for line in lines:
+        draw_name(d, (WIDTH / 2, y), line, TEXT, bold=True, fill=INK, anchor="mm")
+        y += STATUS_LINE
+    if not lines and cast(RoocalaState, state).repetitions() >= 2:
+        d.rounded_rectangle((MARGIN, y - 18, WIDTH - MARGIN, y + 18), radius=10, fill=INK)
+        d.rounded_rectangle((MARGIN + 2, y - 16, WIDTH - MARGIN - 2, y + 16), radius=8, fill=WARN_FILL)
         d.text((WIDTH / 2, y), tr(SEEN_TWICE), font=font(TEXT, True),
                fill=INK, anchor="mm")
-        return
-    if fx:
-        note = tr(LAST_MOVE).format(move=fx["move"], result=previous_note(fx))
-        d.text((WIDTH / 2, y), note, font=font(TEXT), fill=INK, anchor="mm")
+        y += STATUS_LINE + 6
+    if fx and mover is not None:
+        draw_name(d, (WIDTH / 2, y), last_move_line(fx, names[mover]), TEXT, fill=INK, anchor="mm")
+
+
+def last_move_line(fx: dict, name: str) -> str:
+    """'Last move by <name>: <move> — <result>', the name shortened until the line fits the board's width."""
+    before, after = split(LAST_MOVE)
+    rest = after.format(move=fx["move"], result=previous_note(fx))
+    room = WIDTH - 2 * MARGIN - font(TEXT).getlength(before + rest)
+    return before + fit_name(name, TEXT, max(room, 40.0)) + rest
 
 
 def previous_note(fx: dict) -> str:

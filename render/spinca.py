@@ -59,6 +59,7 @@ from render.common import (
     arrow,
     bare,
     build_palette,
+    colour_letter,
     contrast_ink,
     disc,
     draw_name,
@@ -66,6 +67,7 @@ from render.common import (
     fit_text,
     font,
     has_rtl,
+    letter_fit,
     mix,
     name_length,
     paste,
@@ -85,6 +87,7 @@ ABOVE_CAPTION = "Letters only on\nuncovered\nmarbles"     # at most CAPTION_LINE
 INNER_PYRAMID = "Inner pyramid:"
 FACE_TITLE = {"S": "South face", "E": "East face", "N": "North face", "W": "West face"}
 COLOUR_WORD = {"W": "White", "B": "Black", "R": "Red"}
+LETTERS = {"W": "letter on white marbles: W", "B": "letter on black marbles: B", "R": "letter on red marbles: R"}
 NO_MARBLE = "{colour}: no marble → 0 points"
 ONE_GROUP = "{colour}: one group of {size} → {points}"
 GROUPS_OF = "{colour}: groups of {sizes} and {last} → {points}"
@@ -105,11 +108,11 @@ ROW_LEFT_TEAM = "{left} left · team {points}"
 ROW_END = "{points} · inner {inner}"
 ROW_END_TEAM = "team {points} · inner {inner}"
 ROW_TO_MOVE = "◀ to move"
-LAST_PLACED = "Last turn ({seat}): placed {cell}."
-LAST_SLID = "Last turn ({seat}): slid {marble} {slide}, placed {cell}."
-LAST_SLID_TUMBLED = "Last turn ({seat}): slid {marble} {slide}, {tumbles}, placed {cell}."
-LAST_SHORT = "Last turn ({seat}): {slide}, placed {cell}."                 # when the long one does not fit
-LAST_SHORT_TUMBLED = "Last turn ({seat}): {slide} ({tumbles}), placed {cell}."
+LAST_PLACED = "Last turn by {name}: placed {cell}."
+LAST_SLID = "Last turn by {name}: slid {marble} {slide}, placed {cell}."
+LAST_SLID_TUMBLED = "Last turn by {name}: slid {marble} {slide}, {tumbles}, placed {cell}."
+LAST_SHORT = "Last turn by {name}: {slide}, placed {cell}."                 # when the long one does not fit
+LAST_SHORT_TUMBLED = "Last turn by {name}: {slide} ({tumbles}), placed {cell}."
 MARBLE = {"W": "the white marble", "B": "the black marble", "R": "the red marble", "?": "a marble"}
 TUMBLED = "{cell} tumbled to {to}"
 TUMBLED_SOME = "a marble tumbled to {to}"
@@ -117,6 +120,7 @@ NO_LAST_TURN = "Last turn: —"
 LOCKED = "Locked (+): {cells}, which may not slide or tumble"
 LOCKED_NONE = "Locked (+): none"
 TEXTS = (LEVEL_TITLE, FROM_ABOVE, ABOVE_CAPTION, INNER_PYRAMID, *FACE_TITLE.values(), *COLOUR_WORD.values(),
+         *LETTERS.values(),
          NO_MARBLE, ONE_GROUP, GROUPS_OF, GROUPS_TERSE, POINT, POINTS, PT, PTS, TO_MOVE, TO_MOVE_SEAT, WINS,
          WIN_TOGETHER, NAMES_AND, TEMPLE_COMPLETE, TURN_OF, ROW_LEFT, ROW_LEFT_TEAM, ROW_END, ROW_END_TEAM,
          ROW_TO_MOVE, LAST_PLACED, LAST_SLID, LAST_SLID_TUMBLED, LAST_SHORT, LAST_SHORT_TUMBLED, *MARBLE.values(),
@@ -156,8 +160,8 @@ FACE_X0 = LEFT_W + 10                   # left of the face triangles
 FACE_BLOCK = 100                        # height given to each face (triangle, title and one line per colour)
 FACE_TEXT_X = FACE_X0 + 4 * FACE_D + 12
 FACE_TEXT_W = WIDTH - MARGIN - FACE_TEXT_X
-FACE_LINE = 25
-FACE_TITLE_DY = 12                      # the title's centre below the block's top
+FACE_LINE = 24                          # a face line: three of them and the title leave a gap before the next block
+FACE_TITLE_DY = 11                      # the title's centre below the block's top
 
 ROW_C = ROW_B + 4 * FACE_BLOCK + 6      # top of the panel
 PANEL_PAD = 8
@@ -228,6 +232,22 @@ def above_centre(cell: str) -> tuple[float, float]:
     """§2.5 / §6: the centre of ``cell`` seen from above, ((x + ½ + k/2)·u, (y + ½ + k/2)·u), y flipped."""
     k, x, y = CELLS[INDEX[cell]]
     return ABOVE_X + (x + 0.5 + k / 2) * ABOVE_U, ABOVE_Y + 4 * ABOVE_U - (y + 0.5 + k / 2) * ABOVE_U
+
+
+LOCK_AT = (0.72, -1.0)       # the lock badge's centre from its marble's, in radii (x right, y down): above the name
+TUMBLE_AT = (0.86, 0.72)     # the tumble badge's: right of the colour letter
+
+
+def lock_badge_centre(cell: str) -> tuple[float, float]:
+    """Where the '+' of a locked marble of the exploded levels goes: on its rim, clear of the cell's name."""
+    x, y = cell_centre(cell)
+    return x + LOCK_AT[0] * RADIUS, y + LOCK_AT[1] * RADIUS
+
+
+def tumble_badge_centre(cell: str) -> tuple[float, float]:
+    """Where the '↓' of a marble that tumbled goes: on its rim, clear of its colour letter."""
+    x, y = cell_centre(cell)
+    return x + TUMBLE_AT[0] * RADIUS, y + TUMBLE_AT[1] * RADIUS
 
 
 def face_top(face: str) -> float:
@@ -354,18 +374,20 @@ def _face_line(colour: str, groups: tuple[int, ...], score: int, lang: str) -> s
     return _fit(candidates[-1], FACE_TEXT_W)
 
 
-def _last_turn(state, last_turn: Sequence[str], previous) -> tuple[tuple[str, str] | None, list[str],
-                                                                       str | None, str]:
-    """(slide (from, to) or None, cells where tumbled marbles landed, placed cell, a sentence) of the turn."""
+def _last_turn(state, last_turn: Sequence[str], previous, names: Sequence[str] | None = None
+               ) -> tuple[tuple[str, str] | None, list[str], str | None, str]:
+    """(slide (from, to) or None, cells where tumbled marbles landed, placed cell, a sentence naming the player who
+    played the turn, from ``names`` by seat) of the turn."""
     if not last_turn or not state.count:
         return None, [], None, ""
     try:
         src, dst, place = parse_turn(last_turn[0])
     except ValueError:
         return None, [], None, ""
-    who = tr(SEAT_NAMES[state.players][(state.count - 1) % state.players])
+    seat = (state.count - 1) % state.players
+    who = names[seat] if names and seat < len(names) else tr(SEAT_NAMES[state.players][seat])
     if src < 0:
-        return None, [], NAMES[place], tr(LAST_PLACED).format(seat=who, cell=NAMES[place])
+        return None, [], NAMES[place], _named(LAST_PLACED, who, cell=NAMES[place])
     slide = (NAMES[src], NAMES[dst])
     if previous is not None:
         drops = previous.tumbles(last_turn[0])
@@ -377,14 +399,23 @@ def _last_turn(state, last_turn: Sequence[str], previous) -> tuple[tuple[str, st
     if drops:
         tumbles = ", ".join(tr(TUMBLED).format(cell=a, to=b) if a != "?" else tr(TUMBLED_SOME).format(to=b)
                             for a, b in drops)
-        long = tr(LAST_SLID_TUMBLED).format(seat=who, marble=marble, slide=moved, tumbles=tumbles, cell=cell)
-        short = tr(LAST_SHORT_TUMBLED).format(seat=who, slide=moved, cell=cell, tumbles=", ".join(
+        long = _named(LAST_SLID_TUMBLED, who, fit=False, marble=marble, slide=moved, tumbles=tumbles, cell=cell)
+        short = _named(LAST_SHORT_TUMBLED, who, slide=moved, cell=cell, tumbles=", ".join(
             f"{a}↓{b}" if a != "?" else f"↓{b}" for a, b in drops))
     else:
-        long = tr(LAST_SLID).format(seat=who, marble=marble, slide=moved, cell=cell)
-        short = tr(LAST_SHORT).format(seat=who, slide=moved, cell=cell)
-    text = long if text_width(long) <= TEXT_W else short
+        long = _named(LAST_SLID, who, fit=False, marble=marble, slide=moved, cell=cell)
+        short = _named(LAST_SHORT, who, slide=moved, cell=cell)
+    text = long if text_width(long, name=True) <= TEXT_W else short
     return slide, [b for _, b in drops], NAMES[place], text
+
+
+def _named(template: str, who: str, *, fit: bool = True, **values: str) -> str:
+    """``template`` with ``who`` for its ``{name}`` and ``values`` for the rest; with ``fit`` only the name is
+    shortened until the sentence fits the panel's line."""
+    before, after = split(template)
+    head, tail = before.format(**values), after.format(**values)
+    room = TEXT_W - text_width(head + tail) if fit else math.inf
+    return head + (_fit_name(who, TEXT, max(room, 40.0)) if fit else who) + tail
 
 
 def _end_sentence(state: State, names: list[str]) -> tuple[str, list[str]]:
@@ -453,7 +484,7 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
 
     # 2. the inner-pyramid counts (left column, under the view from above)
     inner = state.inner_counts()
-    add(Text((MARGIN + 4, INNER_Y + 26), " · ".join(f"{c} {inner[c]}" for c in state.colours),
+    add(Text((MARGIN + 4, INNER_Y + 26), " · ".join(f"{_letter(c)} {inner[c]}" for c in state.colours),
              bold=True, role="inner"))
 
     # 3. the panel: one row per player
@@ -490,9 +521,12 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
         out.end_sentence, out.end_lines = _end_sentence(state, names)
         for i, line in enumerate(out.end_lines):
             add(Text((x, line_centre(players, i)), line, name=True, bg=PANEL_FILL, role="end"))
+        *_, last_text = _last_turn(state, list(last_turn or ()), previous, names)
+        if last_text and len(out.end_lines) < 2:      # the turn that ended the game, when the sentence leaves room
+            add(Text((x, line_centre(players, 1)), last_text, name=True, bg=PANEL_FILL, role="last"))
     else:
-        *_, last_text = _last_turn(state, list(last_turn or ()), previous)
-        add(Text((x, line_centre(players, 0)), _fit(last_text or tr(NO_LAST_TURN), TEXT_W), bg=PANEL_FILL,
+        *_, last_text = _last_turn(state, list(last_turn or ()), previous, names)
+        add(Text((x, line_centre(players, 0)), last_text or tr(NO_LAST_TURN), name=bool(last_text), bg=PANEL_FILL,
                  role="last"))
         locked = " ".join(state.locked_cells)
         text = tr(LOCKED).format(cells=locked) if locked else tr(LOCKED_NONE)
@@ -508,6 +542,11 @@ Draw = ImageDraw.ImageDraw
 def _sized(draw_at: Callable[[Draw, float, float], None], size: int) -> Image.Image:
     """A square sprite of ``size`` px; ``draw_at(d, s, c)`` draws with scale ``s`` around centre ``c``."""
     return sprite(lambda d, s: draw_at(d, s, size / 2 * s), (size, size), scale=SPRITE_SCALE)
+
+
+def _letter(colour: str | None) -> str:
+    """The letter marbles of ``colour`` carry in the render language (German: S for Schwarz); '' for none."""
+    return colour_letter(LETTERS[colour]) if colour in LETTERS else ""
 
 
 def _marble_at(d: Draw, s: float, c: float, radius: float, colour: str, outline: float) -> None:
@@ -528,7 +567,7 @@ def _cell_body(kind: str) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
-def _cell_label(cell: str, kind: str) -> Image.Image:
+def _cell_label(cell: str, kind: str, letter: str = "") -> Image.Image:
     """An exploded cell's text, drawn at final size (crisp): its name, and on a marble its colour letter, with
     a halo of the fill (so it stays legible over the slide arrow). Transparent elsewhere: the canvas starts
     as the fill at zero opacity, so the anti-aliased edges blend towards the fill, not black."""
@@ -541,7 +580,7 @@ def _cell_label(cell: str, kind: str) -> Image.Image:
     if kind in FILL:
         ink = contrast_ink(fill)
         d.text((c, c + NAME_DY), cell, font=bold, fill=ink, anchor="mm", stroke_width=2, stroke_fill=fill)
-        d.text((c, c + LETTER_DY), kind, font=bold, fill=mix(ink, fill, 0.2), anchor="mm", stroke_width=2,
+        d.text((c, c + LETTER_DY), letter or kind, font=bold, fill=mix(ink, fill, 0.2), anchor="mm", stroke_width=2,
                stroke_fill=fill)
     else:
         d.text((c, c), cell, font=bold, fill=INK if kind == "live" else DEAD_INK, anchor="mm", stroke_width=2,
@@ -550,9 +589,9 @@ def _cell_label(cell: str, kind: str) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
-def _cell_tile(cell: str, kind: str) -> Image.Image:
+def _cell_tile(cell: str, kind: str, letter: str = "") -> Image.Image:
     """An exploded cell as an opaque tile on the grid's fill (pasted without a mask: the fastest paste)."""
-    body, label = _cell_body(kind), _cell_label(cell, kind)
+    body, label = _cell_body(kind), _cell_label(cell, kind, letter)
     tile = Image.new("RGB", body.size, GRID_FILL)
     tile.paste(body, (0, 0), body)
     tile.paste(label, (0, 0), label)
@@ -690,30 +729,32 @@ def _slide_arrow(dx: float, dy: float) -> Image.Image:
     return sprite(draw_at, (w, h), scale=SPRITE_SCALE)
 
 
-def _above_marble_at(d: Draw, s: float, c: float, colour: str, lettered: bool) -> None:
+def _above_marble_at(d: Draw, s: float, c: float, colour: str, lettered: bool, letter: str = "") -> None:
     _marble_at(d, s, c, ABOVE_R, colour, 2)
     if lettered:
-        d.text((c, c), colour, font=font(round(TEXT * s), True), fill=contrast_ink(FILL[colour]), anchor="mm")
+        shown = letter or colour
+        d.text((c, c), shown, font=font(letter_fit(shown, round(TEXT * s)), True), fill=contrast_ink(FILL[colour]),
+               anchor="mm")
 
 
 @lru_cache(maxsize=256)
-def _above_tile(colour: str | None, lettered: bool) -> Image.Image:
+def _above_tile(colour: str | None, lettered: bool, letter: str = "") -> Image.Image:
     """A base cell seen from above, as an opaque ``ABOVE_U`` square (base marbles never overlap)."""
     def draw_at(d: Draw, s: float, c: float) -> None:
         d.rectangle((0, 0, 2 * c, 2 * c), fill=GRID_FILL)
         if colour is None:
             disc(d, (c, c), 0.3 * ABOVE_U * s, fill=HOLE_FILL, outline=DEAD_INK, width=round(s))
         else:
-            _above_marble_at(d, s, c, colour, lettered)
+            _above_marble_at(d, s, c, colour, lettered, letter)
     return _sized(draw_at, ABOVE_U).convert("RGB")
 
 
 @lru_cache(maxsize=256)
-def _above_stacked(colour: str, lettered: bool) -> Image.Image:
+def _above_stacked(colour: str, lettered: bool, letter: str = "") -> Image.Image:
     """A marble of level 2 or 3 seen from above, with the soft shadow that makes stacking read."""
     def draw_at(d: Draw, s: float, c: float) -> None:
         disc(d, (c + 3 * s, c + 4 * s), ABOVE_R * s, fill=SHADOW)
-        _above_marble_at(d, s, c, colour, lettered)
+        _above_marble_at(d, s, c, colour, lettered, letter)
     return _sized(draw_at, round(2 * ABOVE_R + 12))
 
 
@@ -725,7 +766,7 @@ def _above_playable() -> Image.Image:
 
 
 @lru_cache(maxsize=8)
-def _face_ball(colour: str | None) -> Image.Image:
+def _face_ball(colour: str | None, letter: str = "") -> Image.Image:
     """One ball of a face triangle with its letter (None: an empty point)."""
     r = FACE_D / 2 - 1
 
@@ -734,16 +775,18 @@ def _face_ball(colour: str | None) -> Image.Image:
             disc(d, (c, c), (r - 2) * s, fill=DEAD_FILL, outline=DEAD_INK, width=round(s))
         else:
             _marble_at(d, s, c, r, colour, 2)       # a 24 px letter (regular: bold would touch the rim)
-            d.text((c, c), colour, font=font(round(TEXT * s)), fill=contrast_ink(FILL[colour]), anchor="mm")
+            shown = letter or colour
+            d.text((c, c), shown, font=font(letter_fit(shown, round(TEXT * s))), fill=contrast_ink(FILL[colour]),
+                   anchor="mm")
     return _sized(draw_at, FACE_D + 2)
 
 
 @lru_cache(maxsize=512)
-def _face_row(colours: tuple[str | None, ...]) -> Image.Image:
+def _face_row(colours: tuple[str | None, ...], letters: tuple[str, ...] = ()) -> Image.Image:
     """One row of a face triangle (4, 3 or 2 balls side by side), composed from the cached balls."""
     row = Image.new("RGBA", (len(colours) * FACE_D + 2, FACE_D + 2), (0, 0, 0, 0))
     for j, colour in enumerate(colours):
-        row.alpha_composite(_face_ball(colour), (j * FACE_D, 0))
+        row.alpha_composite(_face_ball(colour, letters[j] if letters else ""), (j * FACE_D, 0))
     return row
 
 
@@ -762,10 +805,12 @@ def _winner_badge_in(lang: str) -> tuple[Image.Image, int, int]:
 
 
 @lru_cache(maxsize=256)
-def _icon(colour: str) -> Image.Image:
+def _icon(colour: str, letter: str = "") -> Image.Image:
     def draw_at(d: Draw, s: float, c: float) -> None:
         _marble_at(d, s, c, ICON_R, colour, 1.5)
-        d.text((c, c), colour, font=font(round(TEXT * s)), fill=contrast_ink(FILL[colour]), anchor="mm")
+        shown = letter or colour
+        d.text((c, c), shown, font=font(letter_fit(shown, round(TEXT * s))), fill=contrast_ink(FILL[colour]),
+               anchor="mm")
     return _sized(draw_at, 2 * ICON_R + 4)
 
 
@@ -858,29 +903,30 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     half = RADIUS + 2
     for cell in NAMES:
         x, y = cell_centre(cell)
-        put(image, _cell_tile(cell, kinds[cell]), (round(x) - half, round(y) - half))
+        put(image, _cell_tile(cell, kinds[cell], _letter(kinds[cell])), (round(x) - half, round(y) - half))
     if placed is not None and colour_at[placed]:
         paste(image, _placed_ring(RADIUS), cell_centre(placed))
     if slide is not None:
         (xa, ya), (xb, yb) = cell_centre(slide[0]), cell_centre(slide[1])
         paste(image, _slide_arrow(xb - xa, yb - ya), ((xa + xb) / 2, (ya + yb) / 2))
         for cell in slide:
-            paste(image, _cell_label(cell, kinds[cell]), cell_centre(cell))
+            paste(image, _cell_label(cell, kinds[cell], _letter(kinds[cell])), cell_centre(cell))
     for cell in NAMES:
         if not colour_at[cell]:
             continue
         x, y = cell_centre(cell)
         if cell in drops:
-            paste(image, _tumble_badge(13), (x + 0.72 * RADIUS, y + 0.72 * RADIUS))
+            paste(image, _tumble_badge(13), tumble_badge_centre(cell))
         if cell in locked:
-            paste(image, _lock_badge(13), (x + 0.72 * RADIUS, y - 0.72 * RADIUS))
+            paste(image, _lock_badge(13), lock_badge_centre(cell))
 
     # from above: the base (opaque tiles), then level by level, so the upper marbles cover the lower
     half = ABOVE_U // 2
     lettered = {cell: colour_at[cell] is not None and not any(colour_at[c] for c in _ABOVE[cell]) for cell in NAMES}
     for cell in NAMES[:16]:
         x, y = above_centre(cell)
-        put(image, _above_tile(colour_at[cell], lettered[cell]), (round(x) - half, round(y) - half))
+        put(image, _above_tile(colour_at[cell], lettered[cell], _letter(colour_at[cell])),
+            (round(x) - half, round(y) - half))
     for cell in NAMES:
         k = CELLS[INDEX[cell]][0]
         centre = above_centre(cell)
@@ -892,7 +938,7 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
         if cell == placed:
             paste(image, _placed_ring(ABOVE_R, 3.5), centre)
         if k:
-            paste(image, _above_stacked(colour, lettered[cell]), centre)
+            paste(image, _above_stacked(colour, lettered[cell], _letter(colour)), centre)
         if cell in locked:
             paste(image, _lock_badge(9), (centre[0] + 0.3 * ABOVE_U, centre[1] - 0.3 * ABOVE_U))
 
@@ -902,7 +948,7 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
         for first, last in ((0, 4), (4, 7), (7, 9)):
             row = tuple(colour_at[c] for c in cells[first:last])
             (xa, y), (xb, _) = face_centre(f, first), face_centre(f, last - 1)
-            paste(image, _face_row(row), ((xa + xb) / 2, y))
+            paste(image, _face_row(row, tuple(_letter(c) for c in row)), ((xa + xb) / 2, y))
 
     # the panel's rows: the active box, the colour icon
     plan = layout(state, last_turn, names, previous)
@@ -910,7 +956,7 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     for seat in plan.active_rows:
         put(image, box, (round(WIDTH / 2 - box.width / 2), round(row_centre(seat) - box.height / 2)))
     for seat in range(players):
-        paste(image, _icon(state.seat_colour(seat)), (ICON_X, row_centre(seat)))
+        paste(image, _icon(state.seat_colour(seat), _letter(state.seat_colour(seat))), (ICON_X, row_centre(seat)))
 
     for t in plan.texts:      # cached opaque tiles, set word by word from cached words
         tile, ox, oy = _line_tile(t.text, t.size, t.bold, t.fill, t.bg, t.anchor, t.name)
@@ -968,19 +1014,19 @@ def _warm() -> None:
     kinds = ("W", "B", "R", "live", "dead")
     for cell in NAMES:
         for kind in kinds:
-            _cell_tile(cell, kind)
+            _cell_tile(cell, kind, _letter(kind))
     for colour in (None, "W", "B", "R"):
-        _face_ball(colour)
+        _face_ball(colour, _letter(colour))
         for lettered in (False, True):
-            _above_tile(colour, lettered)
+            _above_tile(colour, lettered, _letter(colour))
             if colour is not None:
-                _above_stacked(colour, lettered)
+                _above_stacked(colour, lettered, _letter(colour))
     for colour in FILL:
-        _icon(colour)
+        _icon(colour, _letter(colour))
     balls = (None, "W", "B", "R")
     for n in (2, 3, 4):
         for row in itertools.product(balls, repeat=n):
-            _face_row(row)
+            _face_row(row, tuple(_letter(c) for c in row))
     for dx in (-PITCH, 0, PITCH):
         for dy in (-PITCH, 0, PITCH):
             if dx or dy:
@@ -1002,7 +1048,7 @@ def _warm() -> None:
         _word_tile(word, 28, True, INK, BACKGROUND, True)
     for cell in NAMES:
         for kind in ("W", "B", "R", "live", "dead"):
-            _cell_label(cell, kind)
+            _cell_label(cell, kind, _letter(kind))
     for groups in sorted(set(GROUPS)):                  # every line a face can show
         for colour in FILL:
             _line_tile(face_line(colour, groups, groups[0] if groups else 0), TEXT, False, INK, BACKGROUND, "lm",

@@ -35,6 +35,7 @@ from render.common import (
     WINNER,
     arrow,
     build_palette,
+    colour_letter,
     contrast_ink,
     dashed_circle,
     disc,
@@ -42,6 +43,7 @@ from render.common import (
     fit_name,
     font,
     hex_corners,
+    letter_fit,
     mix,
     name_length,
     paste,
@@ -68,8 +70,10 @@ ENDED_TURN = "ended the turn"
 ON_THE_BOARD = "On the board"
 MAJORITIES = "{count}/4 colours with 4+"
 TO_MOVE_TAG = "TO MOVE"
+LETTERS = {c: f"letter on {COLOUR_NAMES[c]} pieces: {c}" for c in COLOURS}   # common.colour_letter
 TEXTS = (GAME_OVER_WINS, GAME_OVER_DRAW, MAY_TAKE_MORE, TO_MOVE_PLACE_PAWN, TO_MOVE_JUMP, TO_MOVE, LAST_TURN_BY,
-         PATH_TOOK, TOOK_PIECES, ENDED_TURN, ON_THE_BOARD, MAJORITIES, TO_MOVE_TAG, *COLOUR_NAMES.values())
+         PATH_TOOK, TOOK_PIECES, ENDED_TURN, ON_THE_BOARD, MAJORITIES, TO_MOVE_TAG, *COLOUR_NAMES.values(),
+         *LETTERS.values())
 
 # --- Geometry (final pixels) ------------------------------------------------------------------------------
 WIDTH = 900
@@ -80,6 +84,7 @@ BOARD_X = WIDTH / 2            # pixel of E4's centre
 BOARD_Y = HEADER_H + 4 + 4 * HEX_H      # the top cell's edge (D7) sits 4 cells above E4
 PIECE_RADIUS = 26
 PIECE_DY = 16                  # the piece sits a little below the centre, the label above it
+PAWN_SCALE = 0.86              # the pawn's size (its head reached the label at 0.92)
 LABEL_DY = -30
 LABEL_SIZE = 28                # cell labels and column letters: ~12.5 px on a 400 px wide phone
 LETTER_SIZE = 26
@@ -146,6 +151,15 @@ def piece_centre(label: str) -> Point:
 
 
 _PIECE_AT = {label: piece_centre(label) for label in LABELS}
+
+
+PAWN_DY = PIECE_DY + 1         # the pawn sits 1 px lower than a piece: its head keeps clear of the label
+
+
+def pawn_centre(label: str) -> Point:
+    """Where the pawn on ``label`` is drawn (the middle of its sprite)."""
+    x, y = cell_centre(label)
+    return x, y + PAWN_DY
 
 
 def label_centre(label: str) -> Point:
@@ -264,25 +278,36 @@ def _square(radius: float) -> tuple[int, int]:
     return side, side
 
 
-@lru_cache(maxsize=8)
+def shown_letter(colour: str) -> str:
+    """The letter pieces of ``colour`` carry in the render language (German: Ge for Gelb, L for Lila)."""
+    return colour_letter(LETTERS[colour])
+
+
 def _piece_tile(letter: str) -> Image.Image:
-    """A board piece on its empty cell's flat fill, 54 px square (the cell is flat there: the label is
-    above, the hex edge around)."""
-    piece_ = _piece_sprite(letter)
-    return _opaque(piece_, EMPTY_FILL, (piece_.width - 2, piece_.height - 2))
+    return _piece_tile_in(letter, shown_letter(letter))
 
 
 @lru_cache(maxsize=16)
+def _piece_tile_in(letter: str, shown: str) -> Image.Image:
+    """A board piece on its empty cell's flat fill, 54 px square (the cell is flat there: the label is
+    above, the hex edge around)."""
+    piece_ = _piece_sprite(letter, shown=shown)
+    return _opaque(piece_, EMPTY_FILL, (piece_.width - 2, piece_.height - 2))
+
+
+@lru_cache(maxsize=32)
 def _piece_sprite(letter: str, radius: int = PIECE_RADIUS, letter_size: int = LETTER_SIZE,
-                  rim: float = 2.5) -> Image.Image:
-    """A piece: a disc in its colour with a darker rim and its letter (the colour-blind cue) at final size."""
+                  rim: float = 2.5, shown: str | None = None) -> Image.Image:
+    """A piece: a disc in its colour with a darker rim and its letter (the colour-blind cue; ``shown``: in the
+    render language) at final size."""
     size = _square(radius)
+    text = shown or letter
 
     def paint(d: ImageDraw.ImageDraw, s: float) -> None:
         disc(d, (size[0] * s / 2, size[1] * s / 2), radius * s, fill=FILL[letter], outline=EDGE[letter],
              width=round(rim * s))
     image = sprite(paint, size)
-    ImageDraw.Draw(image).text((size[0] / 2, size[1] / 2), letter, font=font(letter_size, True),
+    ImageDraw.Draw(image).text((size[0] / 2, size[1] / 2), text, font=font(letter_fit(text, letter_size), True),
                                fill=contrast_ink(FILL[letter]), anchor="mm")
     return image
 
@@ -311,7 +336,7 @@ def _pawn_sprite() -> Image.Image:
 
     def paint(d: ImageDraw.ImageDraw, s: float) -> None:
         x, y = size[0] * s / 2, size[1] * s / 2
-        u = 0.92 * s
+        u = PAWN_SCALE * s
         rim = 3 * s
         base = (x - 27 * u, y + 14 * u, x + 27 * u, y + 30 * u)
         body = [(x - 22 * u, y + 22 * u), (x - 7 * u, y - 10 * u), (x + 7 * u, y - 10 * u),
@@ -369,13 +394,17 @@ def _panel_sprite(active: bool) -> Image.Image:       # only for _panel_tile (ca
     return sprite(paint, size, scale=2)
 
 
-@lru_cache(maxsize=128)
 def _counter_tile(letter: str, n: int, active: bool) -> Image.Image:
-    return _opaque(_counter_sprite(letter, n), ACTIVE_FILL if active else PANEL_FILL)
+    return _counter_tile_in(letter, n, active, shown_letter(letter))
+
+
+@lru_cache(maxsize=128)
+def _counter_tile_in(letter: str, n: int, active: bool, shown: str) -> Image.Image:
+    return _opaque(_counter_sprite(letter, n, shown), ACTIVE_FILL if active else PANEL_FILL)
 
 
 @lru_cache(maxsize=64)
-def _counter_sprite(letter: str, n: int) -> Image.Image:
+def _counter_sprite(letter: str, n: int, shown: str | None = None) -> Image.Image:
     """One colour counter holding ``n``: the colour's small piece over the count, on a plain cell, a cell
     outlined in ink for 4 or more, or a gold cell with a star for all seven (outline and star carry it
     without colour)."""
@@ -392,20 +421,26 @@ def _counter_sprite(letter: str, n: int) -> Image.Image:
         disc(d, (size[0] * s / 2, 25 * s), 19 * s, fill=FILL[letter], outline=EDGE[letter], width=round(2 * s))
     image = sprite(paint, size)
     d = ImageDraw.Draw(image)
-    d.text((size[0] / 2, 25), letter, font=font(TEXT_SIZE, True), fill=contrast_ink(FILL[letter]), anchor="mm")
+    text = shown or letter
+    d.text((size[0] / 2, 25), text, font=font(letter_fit(text, TEXT_SIZE), True), fill=contrast_ink(FILL[letter]),
+           anchor="mm")
     d.text((size[0] / 2, 64), str(n), font=font(28, n >= 4), fill=INK if n else ZERO_INK, anchor="mm")
     return image
 
 
-@lru_cache(maxsize=64)
 def _legend_tile(letter: str, n: int) -> Image.Image:
-    image = _legend_sprite(letter, n)
+    return _legend_tile_in(letter, n, shown_letter(letter))
+
+
+@lru_cache(maxsize=64)
+def _legend_tile_in(letter: str, n: int, shown: str) -> Image.Image:
+    image = _legend_sprite(letter, n, shown)
     return _opaque(image, BACKGROUND, (image.width, 40))
 
 
-def _legend_sprite(letter: str, n: int) -> Image.Image:   # only for _legend_tile (cached)
+def _legend_sprite(letter: str, n: int, shown: str | None = None) -> Image.Image:   # only for _legend_tile_in
     """A small piece and the number of its colour left, for the 'On the board' corner."""
-    piece_ = _piece_sprite(letter, 19, TEXT_SIZE, 2)
+    piece_ = _piece_sprite(letter, 19, TEXT_SIZE, 2, shown)
     image = Image.new("RGBA", (piece_.width + 30, piece_.height), (0, 0, 0, 0))
     image.paste(piece_, (0, 0))
     ImageDraw.Draw(image).text((piece_.width + 1, piece_.height / 2), str(n), font=font(TEXT_SIZE, True),
@@ -521,7 +556,7 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
             _put(image, _piece_tile(letter), _PIECE_AT[label])
     _last_turn(image, collected, start, was, pawn)
     if pawn:
-        paste(image, _pawn_sprite(), piece_centre(pawn))
+        paste(image, _pawn_sprite(), pawn_centre(pawn))
     d = ImageDraw.Draw(image)
     _header(image, state, moves, names, previous)
     _holdings(image, d, state, holdings, names)

@@ -24,7 +24,7 @@ from bot.services.hints import Hints
 from bot.services.play import Play
 from bot.services.queries import Queries
 from bot.services.settings import Settings
-from bot.services.submissions import Submissions
+from bot.services.submissions import ReplayRenders, Submissions
 from bot.services.takebacks import Takebacks
 from bot.store.db import Database
 from bot.store.matches import MatchStore
@@ -51,6 +51,7 @@ class Services:
         self.drafts = Drafts(self.ctx)          # the picker's partial turns
         self.fairplay = FairPlay(self.ctx)
         self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
+        self.replay_renders = ReplayRenders(clock)   # replays drawn per person (in memory)
 
     @property
     def events(self) -> Events:

@@ -6,6 +6,7 @@ tree a German player's refusal and autocomplete notes are German."""
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot import i18n
-from bot.i18n import speaking
+from bot.i18n import board_texts, speaking
 from bot.model import BadInput, BadMove
 from bot.records import parse, write
 from bot.services.play import play_turn
@@ -21,6 +22,8 @@ from bot.wording import words
 from engines import GAMES, Game, State
 from engines.base import IllegalMove, InvalidPosition, Phrase
 from engines.steps import step_options
+from render import texts
+from render.common import colour_letter
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, boards, make_bot, pinged, said
 from tests.bot.test_record_format import random_record
@@ -175,11 +178,31 @@ def test_german_text_boards_use_german_colour_letters_with_a_legend():
     state = GAMES["tintas"].new(seed=2)
     with speaking("de"):
         board = words(state.text_board_phrase(), {"Player 1": "Ann", "Player 2": "Bob"})
-    assert "G = Gelb" in board and "Ü = Grün" in board and "L = Lila" in board
+    assert "Ge = Gelb" in board and "Gn = Grün" in board and "L = Lila" in board
     mover = "Ann" if state.to_move == 0 else "Bob"
-    assert "Ann: R0 O0 G0 Ü0 B0 L0 W0" in board and f"{mover} am Zug: Setz die Figur auf ein beliebiges Feld" in board
-    letters = {c for line in board.splitlines() for c in re.findall(r"[A-I]\d:(.)", line)}
-    assert letters <= set("ROGÜBLW") and "Ü" in letters and "P" not in letters and "Y" not in letters
+    assert "Ann: R0 O0 Ge0 Gn0 B0 L0 W0" in board and f"{mover} am Zug: Setz die Figur auf ein beliebiges Feld" in board
+    letters = {c for line in board.splitlines() for c in re.findall(r"[A-I]\d:(\w+)", line)}
+    assert letters <= {"R", "O", "Ge", "Gn", "B", "L", "W"} and "Gn" in letters and not letters & {"P", "Y", "G"}
+
+
+ENGINE_LETTER = {"tintas": lambda e, c: e._LETTERS[e.COLOURS.index(c)],     # how each engine keeps its letters
+                 "rincala": lambda e, c: e._LETTERS[c],
+                 "spinca": lambda e, c: e._LETTERS[" WBR".index(c)]}
+
+
+@pytest.mark.parametrize("game, colours", [("tintas", "ROYGBPW"), ("rincala", "RGYW"), ("spinca", "WBR")])
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_colour_has_one_letter_in_text_boards_and_on_images(game, colours, language):
+    """The text board's letters (the engines' phrases, composed by the bot) are the images' (render.common's)."""
+    engine, renderer = importlib.import_module(f"engines.{game}"), importlib.import_module(f"render.{game}")
+    texts.install(board_texts())
+    try:
+        for colour in colours:
+            in_text = Phrase(ENGINE_LETTER[game](engine, colour), context=engine.LETTER)
+            with speaking(language), texts.speaking(language):
+                assert words(in_text) == colour_letter(renderer.LETTERS[colour]), (game, colour)
+    finally:
+        texts.install(None)
 
 
 async def test_a_german_player_reads_the_autocomplete_and_a_refused_move_in_german(db, clock):

@@ -238,7 +238,7 @@ def test_a_finished_game_states_its_outcome_with_the_players_names(monkeypatch):
     rq.draw(s, moves, ["Ann", "Bob"], prev)
     lines = said.lines()
     assert lines[0] == "Bob wins with a complete tower on Ann's home dot e5."     # the sentence heads the board
-    assert lines[1].startswith("Last turn: c4-c5 · ")
+    assert lines[1].startswith("Last turn by Ann: c4-c5 · ")       # whose move released what
 
 
 def test_a_finished_game_shows_the_winner_badge_in_the_winners_tray_only():

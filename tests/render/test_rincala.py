@@ -257,3 +257,16 @@ def test_the_fixed_palette_keeps_the_colours_that_matter_exact():
         strip.putpixel((i, 0), colour)
     mapped = strip.quantize(palette=rr.palette(GAME.new()), dither=Image.Dither.NONE).convert("RGB")
     assert [mapped.getpixel((i, 0)) for i in range(len(rr.EXACT))] == rr.EXACT
+
+
+def test_the_full_legend_shows_only_when_a_hollow_is_full():
+    """'FULL / 8 pieces: jumped' explains a mark: on a board without a full hollow it only puzzles."""
+    def inked(state) -> int:
+        crop = image(board_png(state, names=["Ann", "Bob"])).crop(rr.full_legend_box())
+        data = crop.tobytes()
+        return sum(1 for i in range(0, len(data), 3) if luminance(tuple(data[i:i + 3])) < 0.1)
+
+    full = GAME.decode("-/W/GWRYRGRY/GYG/WY/-/G/- RGYYWW/RRW 2 turn")
+    assert any(len(stack) >= 8 for stack in full.board)
+    assert inked(full) >= 150
+    assert inked(GAME.new(players=2, seed=1)) == 0

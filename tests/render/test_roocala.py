@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engines import GAMES
 from engines.base import outcome_text
@@ -429,3 +429,55 @@ def test_a_one_step_sowing_is_clearly_marked_between_the_two_cells(variant, move
         sim_tint = simulate(tint, matrix)
         assert any(contrast(p, sim_tint) >= 4.5 and luminance(p) < 0.05 for p in seen), name
         assert any(luminance(p) > 0.4 and contrast(p, simulate(RR.INK, matrix)) >= 7 for p in seen), name
+
+
+def test_a_draw_is_drawn_as_a_draw_without_the_winner_star_for_both():
+    code = "square " + ",".join("1" if c in ("c3", "c4") else "0"
+                                for c in [f"{f}{r}" for r in range(1, 7) for f in "abcdef"]) + " 19 20 S"
+    st = GAME.decode(code)
+    for move in ["c3 e", "c4 e", "d3 w", "d4 w"] * 2:
+        before, st = st, st.play(move)
+    assert st.winners == (0, 1)                        # a draw
+    img = image(st, last_turn=["d4 w"], names=["Ann", "Bob"], previous=before)
+    assert winner_pixels(img, 0, "square") == winner_pixels(img, 1, "square") == 0
+    for seat in (0, 1):                                # a dark 'DRAW' tag beside each name instead
+        top = RR.panel_top(seat, "square")
+        box = img.crop((RR.MARGIN + 88, top + 12, RR.WIDTH - 260, top + 44))
+        assert sum(1 for p in pixels(box) if luminance(p) < 0.03) >= 400, seat
+
+
+def _alpha_layer(variant: str, pastes) -> Image.Image:
+    layer = Image.new("RGBA", (RR.WIDTH, RR.height(variant)), (0, 0, 0, 0))
+    for sprite_, centre in pastes:
+        RR.paste(layer, sprite_, centre)
+    return layer.getchannel("A").point(lambda a: 255 if a > 24 else 0)
+
+
+@pytest.mark.parametrize("variant, cell", [("hex", "b3"), ("hex", "d4"), ("square", "b3"), ("square", "e6")])
+def test_the_move_badge_never_covers_a_rook_a_stack_or_a_chevron(variant, cell):
+    """The '×1' badge sat over the Rook and the stack sharing its cell (b3 in a square mid-game): the badges
+    (as wide as a capture of up to 9 or the Rook) never touch the ink of a Rook or of any stack above them, nor a
+    chevron across the side below them (the slot moved down towards it)."""
+    x, y = RR.cell_centre(variant, cell)
+    badges = _alpha_layer(variant, [(RR._badge_sprite(t, c), RR.badge_centre(variant, cell))
+                                    for t, c in (("×R", True), ("×8", True), ("+9", False))])
+    contents = []
+    for k in (1, 2, 3, 9, 12):
+        for shared in (False, True):
+            sx, sy = RR.stack_centre(variant, cell, shared)
+            contents.append((RR._stack_sprite(k), (sx, sy + 4)))       # as _contents pastes it
+    for seat in (0, 1):
+        for shared in (False, True):
+            contents.append((RR._rook_sprite(seat), RR.rook_centre(variant, cell, shared)))
+    names = GAME.new(variant=variant).board.names
+    chevrons = []
+    for other in names:
+        (xb, yb) = RR.cell_centre(variant, other)
+        if 0 < math.hypot(xb - x, yb - y) < RR.HEX_D + 1 and abs(xb - x) < 1:     # the side straight below
+            for a, b in ((cell, other), (other, cell)):
+                (xa, ya), (xc, yc) = RR.cell_centre(variant, a), RR.cell_centre(variant, b)
+                angle = round(math.degrees(math.atan2(yc - ya, xc - xa))) % 360
+                chevrons.append((RR._chevron_sprite(angle), RR.chevron_centre(variant, a, b)))
+    for others in (contents, chevrons):
+        both = ImageChops.multiply(badges, _alpha_layer(variant, others))
+        assert both.getbbox() is None, (cell, both.getbbox())

@@ -109,8 +109,8 @@ def test_last_turn_highlights_the_slide_tumble_and_placement():
     mid = (round((xa + xb) / 2), round((ya + yb) / 2))
     assert close(marked.getpixel(mid), R.SLIDE_INK, 30) and not close(plain.getpixel(mid), R.SLIDE_INK, 60)
     # the tumbled marble (2a1 dropped into 1b1) carries a blue "↓" badge
-    x, y = R.cell_centre("1b1")
-    badge = (round(x + 0.72 * R.RADIUS - 7), round(y + 0.72 * R.RADIUS))
+    x, y = R.tumble_badge_centre("1b1")
+    badge = (round(x - 7), round(y))
     assert close(marked.getpixel(badge), R.TUMBLE_FILL, 30)
     assert not close(plain.getpixel(badge), R.TUMBLE_FILL, 60)
     # without ``previous`` the tumble is read off the locked set: same board (only the panel's words differ)
@@ -128,9 +128,8 @@ def test_double_tumble_marks_both_landings():
     t = s.play("1c1-1d1 1a4")
     img = image(t, last_turn=["1c1-1d1 1a4"], previous=s)
     for cell in ("1c1", "2b1"):
-        x, y = R.cell_centre(cell)
-        assert close(img.getpixel((round(x + 0.72 * R.RADIUS - 7), round(y + 0.72 * R.RADIUS))),
-                     R.TUMBLE_FILL, 30), cell
+        x, y = R.tumble_badge_centre(cell)
+        assert close(img.getpixel((round(x - 7), round(y))), R.TUMBLE_FILL, 30), cell
 
 
 def test_names_change_the_picture_and_default_to_seat_names():

@@ -16,7 +16,7 @@ from engines import GAMES
 from engines.base import outcome_text
 from render import board_png
 from render import spinca as R
-from render.common import MAX_PNG_BYTES, WINNER, luminance
+from render.common import MAX_PNG_BYTES, WINNER, font, luminance
 
 GAME = GAMES["spinca"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -288,3 +288,39 @@ def test_highlights_read_by_luminance_under_colour_blindness(vision):
     # the marbles stay apart by lightness too (their letters carry them in any case)
     lum = sorted(luminance(simulate(c, m)) for c in R.FILL.values())
     assert lum[2] - lum[1] > 0.3 and lum[1] - lum[0] > 0.02
+
+
+def test_the_face_blocks_of_three_players_do_not_touch():
+    """With three colours a face block holds its title and three lines: the last line's ink must stay clear of
+    the next block's title (they touched), by at least FACE_GAP_MIN pixels."""
+    state = GAME.new(players=3, seed=3)
+    faces = [t for t in R.layout(state).texts if t.role == "face"]
+    assert len(faces) == 12
+    for i, face in enumerate(R.FACE_NAMES[1:]):
+        last_line = faces[3 * i + 2]
+        title_top = R.face_top(face) + R.FACE_TITLE_DY + font(R.TEXT, True).getbbox("South face", anchor="lm")[1]
+        ink_bottom = last_line.xy[1] + font(R.TEXT).getbbox("Red: one group of 1 → 1 point", anchor="lm")[3]
+        assert title_top - ink_bottom >= FACE_GAP_MIN, face
+
+
+FACE_GAP_MIN = 4
+
+
+def _ink_box(centre, text: str, dy: float, pad: int = 2) -> tuple[int, int, int, int]:
+    x, y = centre
+    x0, y0, x1, y1 = font(R.TEXT, True).getbbox(text, anchor="mm")
+    return (round(x + x0) - pad, round(y + dy + y0) - pad, round(x + x1) + pad, round(y + dy + y1) + pad)
+
+
+def test_the_lock_and_tumble_badges_leave_every_label_of_the_exploded_levels_clear():
+    """The '+' of a locked marble sat on its cell's name ('1d2'): on every cell of the exploded levels the lock
+    and tumble badges, where the board puts them, leave the ink boxes of every cell name and colour letter clear."""
+    layer = Image.new("RGBA", (R.WIDTH, 1200), (0, 0, 0, 0))
+    for cell in R.NAMES:
+        R.paste(layer, R._lock_badge(13), R.lock_badge_centre(cell))
+        R.paste(layer, R._tumble_badge(13), R.tumble_badge_centre(cell))
+    alpha = layer.getchannel("A").point(lambda a: 255 if a > 24 else 0)
+    covered = [cell for cell in R.NAMES
+               if alpha.crop(_ink_box(R.cell_centre(cell), cell, R.NAME_DY)).getbbox() is not None
+               or alpha.crop(_ink_box(R.cell_centre(cell), "W", R.LETTER_DY)).getbbox() is not None]
+    assert covered == []

@@ -426,3 +426,20 @@ def test_on_the_board_corner_fits_beside_the_board_and_above_the_panels(position
         assert x - 21 > g1_right and y - 20 > h1_letter + 24, i
         assert y + 20 < panel_box(0)[1] - 4 and x + 21 + 30 < WIDTH, i
         assert ink_box(image, (round(x + 21), round(y - 12), round(x + 40), round(y + 12)), INK, 60), i
+
+
+def test_the_pawn_keeps_clear_of_its_cells_label():
+    """The pawn touched the F7 label: on every cell, its ink stays at least 2 px from the label's ink and halo."""
+    from engines.tintas import LABELS
+    from render import tintas as rt
+    from render.common import font as board_font
+    pawn = rt._pawn_sprite().getchannel("A").point(lambda a: 255 if a > 24 else 0)
+    for label in LABELS:
+        layer = Image.new("L", (rt.WIDTH, 1400), 0)
+        px, py = rt.pawn_centre(label)
+        layer.paste(pawn, (round(px - pawn.width / 2), round(py - pawn.height / 2)))
+        lx, ly = rt.label_centre(label)
+        x0, y0, x1, y1 = board_font(rt.LABEL_SIZE, True).getbbox(label, anchor="mm")
+        near = 3 + 2                                     # the label's halo, and 2 px clear of it
+        box = (round(lx + x0 - near), round(ly + y0 - near), round(lx + x1 + near), round(ly + y1 + near))
+        assert layer.crop(box).getbbox() is None, label

@@ -62,13 +62,17 @@ class Replays(Part):
         guild = self.bot.get_guild(guild_id)
         return guild.filesize_limit if guild is not None else DEFAULT_ATTACHMENT_LIMIT
 
-    async def replay(self, match_id: int, guild_id: int, budget: int) -> tuple[Match, discord.File, int]:
+    async def replay(self, match_id: int, guild_id: int, budget: int, *, for_user: int | None = None
+                     ) -> tuple[Match, discord.File, int]:
         """A match of the server as an animated GIF of at most ``budget`` bytes, in the language of the moment;
-        a finished match's is drawn once and kept."""
+        a finished match's is drawn once and kept. A replay drawn ``for_user`` counts against that person's
+        limit (``bot.services.submissions.ReplayRenders``); a kept one is free."""
         match = await self.services.queries.in_server(match_id, guild_id, position=False)
         key = (match.id, current(), budget)
         kept = self.cache.get(key)          # only finished matches are kept
         if kept is None:
+            if for_user is not None:
+                self.services.replay_renders.take(for_user)      # before any work
             match, frames = await self.services.queries.turns(match_id, guild_id=guild_id)
             gif = await self.bot.renders.replay(match.row.game, frames, match.names, language=current(), budget=budget)
             kept = (gif, len(frames) - 1)
@@ -93,7 +97,7 @@ class Replays(Part):
         """/replay: the animation privately, within the attachment limit this interaction states."""
         guild_id = interaction.guild_id or 0
         budget = interaction.filesize_limit or self.attachment_limit(guild_id)
-        found, file, turns = await self.replay(match_id, guild_id, budget)
+        found, file, turns = await self.replay(match_id, guild_id, budget, for_user=interaction.user.id)
         text = _("{caption} — {turns}.").format(caption=wording.board_caption(found),
                                                 turns=wording.count(turns, "turn"))
         await send_fitting(interaction.followup, _(REPLAY_REFUSED), content=text, files=[file], ephemeral=True)
