@@ -9,6 +9,7 @@ both reach them through it.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from bot.events import Events
 from bot.services.away import Away
@@ -49,6 +50,15 @@ class Services:
         self.bumps = Bumps(self.ctx, self.queries)
         self.fairplay = FairPlay(self.ctx)
         self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
+
+    @classmethod
+    async def open(cls, where: str | Path) -> Services:
+        """The services over the database at ``where`` (opened and migrated: ``Database.open``)."""
+        return cls(await Database.open(where))
+
+    async def ping(self) -> None:
+        """One round trip to the database (the readiness probe)."""
+        await self.db.ping()
 
     @property
     def events(self) -> Events:

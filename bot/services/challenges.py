@@ -264,10 +264,7 @@ class Challenges:
         """Close a challenge whose time ran out (the scheduler); None if it was answered meanwhile."""
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
-            changed = await tx.execute("UPDATE matches SET status = 'expired', finished_at = ?, expires_at = NULL"
-                                       " WHERE id = ? AND status = 'challenge' AND expires_at <= ?",
-                                       (now, match_id, now))
-            if changed != 1:
+            if not await self.ctx.matches.expire_challenge(tx, match_id, now=now):
                 return None
             await self.ctx.outbox.add(tx, match_id, [Announcement("card", {"event": "update"})], now=now)
             match = await self._read(tx, match_id)

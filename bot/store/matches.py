@@ -123,6 +123,13 @@ class MatchStore:
             (status, now, match_id))
         return changed == 1
 
+    async def expire_challenge(self, tx: Tx, match_id: int, *, now: str) -> bool:
+        """Close a challenge whose time ran out at ``now``; False if it was answered (or moved) meanwhile."""
+        changed = await tx.execute("UPDATE matches SET status = 'expired', finished_at = ?, expires_at = NULL"
+                                   " WHERE id = ? AND status = 'challenge' AND expires_at <= ?",
+                                   (now, match_id, now))
+        return changed == 1
+
     async def append_turn(self, tx: Tx, match_id: int, *, expected_ply: int, turn: NewTurn, now: str) -> bool:
         """Store one turn if the match is still active at ``expected_ply``."""
         clock = ", deadline_at = ?, remind_at = ?" if turn.clock is not None else ""
@@ -379,6 +386,16 @@ class MatchStore:
         while len(self._archives) > ARCHIVES_CACHED:
             self._archives.popitem(last=False)
         return log
+
+    async def stands_at(self, tx: Tx, match_id: int, ply: int) -> bool:
+        """Whether the match is active at ``ply`` as the caller's transaction sees it."""
+        row = await tx.fetchone("SELECT status, ply FROM matches WHERE id = ?", (match_id,))
+        return row is not None and row[0] == "active" and row[1] == ply
+
+    async def has_event(self, tx: Tx, match_id: int, *, actor_id: int, action: str, detail: str) -> bool:
+        """Whether the match record holds this very line (``log_event``) already."""
+        return await tx.fetchone("SELECT 1 FROM match_events WHERE match_id = ? AND actor_id = ? AND action = ?"
+                                 " AND detail = ?", (match_id, actor_id, action, detail)) is not None
 
     async def has_moved(self, tx: Tx, match_id: int, seat: int) -> bool:
         return await tx.fetchone("SELECT 1 FROM moves WHERE match_id = ? AND seat = ? AND undone_by IS NULL LIMIT 1",
