@@ -2,8 +2,8 @@
 
 ``Services`` wires them: ``challenges`` (open, answer, start), ``play`` (turns, resignations, aborts),
 ``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches), ``settings_service`` (one /settings
-command, one transaction), ``fairplay`` (what no analysis may look at). The Discord front end and the terminal
-both reach them through it.
+command, one transaction), ``fairplay`` (what no analysis may look at), ``analysis`` (the position to analyse,
+fair play applied). The Discord front end and the terminal both reach them through it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 
 from bot.events import Events
+from bot.services.analysis import Analysis
 from bot.services.away import Away
 from bot.services.bumps import Bumps
 from bot.services.challenges import Challenges
@@ -49,6 +50,7 @@ class Services:
         self.settings_service = Settings(self.ctx, self.away, self.digests)
         self.bumps = Bumps(self.ctx, self.queries)
         self.fairplay = FairPlay(self.ctx)
+        self.analysis = Analysis(self.fairplay)   # the only way to a position to analyse: fair play applied
         self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
 
     @classmethod

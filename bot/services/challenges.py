@@ -326,6 +326,19 @@ def arrival_team(arrival: int, teams_so_far: Sequence[int | None], size: int) ->
     return team if list(teams_so_far).count(team) < size else 1 - team
 
 
+def open_seat_teams(match: Match) -> list[int]:
+    """The team each open seat of a team challenge goes to, in join order (``arrival_team`` after everyone who
+    sits already); none for a game without teams."""
+    teams = match.game.teams.get(match.row.players)
+    if not teams:
+        return []
+    seated: list[int | None] = [p.team for p in match.participants]
+    added: list[int] = []
+    for _seat in range(match.row.open_seats):
+        added.append(arrival_team(len(seated) + len(added), [*seated, *added], len(teams[0])))
+    return added
+
+
 def seat_order(match: Match) -> dict[int, int]:
     """Random seats (fixed by the match seed); team games put partners on alternate seats."""
     rng = random.Random(match.row.seed ^ 0x5EA75)
