@@ -104,20 +104,26 @@ def position_at(setup: Setup, moves: Sequence[Coded], ply: int, *, turn_start: i
     return Position(ply, state, previous if last_turn else None, last_turn)
 
 
+def after(setup: Setup, moves: Sequence[Coded]) -> State:
+    """The position after ``moves`` (moves in force, in ply order: as ``position_at`` wants them)."""
+    ply = moves[-1].ply if moves else 0
+    return position_at(setup, moves, ply, turn_start=ply).state
+
+
 def replay(setup: Setup, rows: Iterable[Played]) -> list[State]:
     """The position after each row, played on the engine on the position of the rows in force when it was
     played: a takeback undoes the last turns, so the rows it undid (``undone_at_ply`` at or before this row's
     ply) are the top of the stack, dropped first. ``rows``: the log in ply order, undone rows included or not."""
     fresh = start(setup)
     stack: list[tuple[Played, State]] = []
-    after: list[State] = []
+    states: list[State] = []
     for r in rows:
         while stack and (undone := stack[-1][0].undone_at_ply) is not None and undone <= r.ply:
             stack.pop()
         state = (stack[-1][1] if stack else fresh).play(r.move)
         stack.append((r, state))
-        after.append(state)
-    return after
+        states.append(state)
+    return states
 
 
 def turns(setup: Setup, moves: Iterable[Played]) -> list[Frame]:

@@ -177,5 +177,5 @@ class Queries:
         after = history.replay(match.row, moves)
         if any(state.encode() != mv.position for mv, state in zip(moves, after, strict=True)):
             return False
-        return match.row.position is None or (after[-1] if after else history.start(match.row)).encode() \
-            == match.row.position
+        now = after[-1] if after else history.start(match.row)
+        return match.row.position is None or now.encode() == match.row.position

@@ -115,8 +115,7 @@ class Takebacks(Proposals[Undo]):
         """Where the match stands once the requester's last turn (and the bot's replies after it) is undone."""
         kept, undone = await self._undoable(match, requester)
         row = match.row
-        back_to = kept[-1].ply if kept else 0      # the position after the moves that stay
-        state = history.position_at(row, kept, back_to, turn_start=back_to).state
+        state = history.after(row, kept)
         remaining = runs(kept)
         undone_turns = len(runs(undone)) - (1 if row.to_move == undone[-1].seat else 0)
         detail = json.dumps({"by": requester, "accepted": [], "plies": [mv.ply for mv in undone]}, sort_keys=True)
