@@ -80,12 +80,15 @@ def in_force_at(rows: Iterable[P], ply: int) -> list[P]:
     return [r for r in rows if r.ply <= ply and (r.undone_at_ply is None or r.undone_at_ply > ply)]
 
 
-def position_at(setup: Setup, moves: Sequence[Coded], ply: int, *, turn_start: int) -> Position:
+def position_at(setup: Setup, moves: Sequence[Coded], ply: int, *, turn_start: int,
+                code: str | None = None) -> Position:
     """The position at ``ply`` and the turn that led there: the moves after ``turn_start`` (the ply that turn
     started from; ``previous`` is the position there).
 
     ``moves``: the moves in force at ``ply``, in ply order (later ones are ignored) — every one for a game with
-    history in its state, else at least those from the last one at or before ``turn_start`` on.
+    history in its state, else at least those from the last one at or before ``turn_start`` on. ``code``: the
+    stored code of the position at ``ply`` (the match row's, for the current position), decoded rather than
+    the last move's where the code holds everything.
     """
     game = GAMES[setup.game]
     fresh = start(setup)
@@ -99,7 +102,9 @@ def position_at(setup: Setup, moves: Sequence[Coded], ply: int, *, turn_start: i
                 previous = state
     else:                                # the codes hold everything: decoded
         before = [mv for mv in played if mv.ply <= turn_start]
-        state = game.decode(played[-1].position) if played else fresh
+        if code is None and played:
+            code = played[-1].position
+        state = game.decode(code) if code is not None else fresh
         previous = game.decode(before[-1].position) if before else fresh
     return Position(ply, state, previous if last_turn else None, last_turn)
 

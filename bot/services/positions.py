@@ -46,6 +46,7 @@ class Positions:
         """The current position from the log (``history.position_at``): ``moves`` are the moves in force — all
         of them for a game with history in its state, else those from the last one at or before
         ``row.turn_start_ply`` on; ``previous`` is the position there (after a takeback that ply may be an undone
-        one, or no move at all)."""
+        one, or no move at all). The position is the stored one (``row.position``), decoded where it holds
+        everything."""
         self.misses += 1
-        return history.position_at(row, moves, row.ply, turn_start=row.turn_start_ply)
+        return history.position_at(row, moves, row.ply, turn_start=row.turn_start_ply, code=row.position)
