@@ -1,8 +1,8 @@
 """The bot's own seats: search a turn off the event loop, then submit it through the play service.
 
-Discord-free: the dispatcher (a ``bot_turn`` announcement) and the terminal both use it. With an ``AIPool`` the
-search runs in a worker process (the default for the bot); without one it runs in a thread, which keeps the
-event loop free too.
+Discord-free: it is the dispatcher's worker for the ``BotTurn`` announcement (``workers``), beside every front
+end, which therefore never plays the bot's turns itself. With an ``AIPool`` the search runs in a worker process
+(the default for the bot); without one it runs in a thread, which keeps the event loop free too.
 
 A level plays its fixed number of iterations; the time budget is only a safety net. When a search does not run
 at its level's full effort — the safety net stopped it, its worker died, or a started search hung — that is a
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from ai.pool import WorkerLost
@@ -22,6 +23,7 @@ from ai.search import SAFETY_NET, Analysis, ScoredTurn, SearchCancelled, TurnCho
 from bot.metrics import AI_FALLBACKS, AI_QUEUE
 from bot.model import Match, ServiceError, TurnResult
 from bot.services import Services
+from bot.services.announce import BotTurn, Delivered, Handlers, Outgoing
 from engines import State
 
 log = logging.getLogger(__name__)
@@ -46,12 +48,23 @@ def turn_seed(match_seed: int, ply: int) -> int:
 
 class AIPlayer:
     def __init__(self, services: Services, pool: Any = None, *, time_budget: float = TIME_BUDGET,
-                 analysis_budget: float = ANALYSIS_BUDGET):
+                 analysis_budget: float = ANALYSIS_BUDGET, thinking: Callable[[Match], None] | None = None):
         self.services = services
         self.pool = pool
         self.time_budget = time_budget
         self.analysis_budget = analysis_budget
+        self.thinking = thinking      # told when a bot turn's search starts (the terminal says so)
         services.events.match_ended.subscribe(self.cancel)
+
+    @property
+    def workers(self) -> Handlers:
+        """The announcements this does for the dispatcher, whatever the front end."""
+        return {BotTurn: self.bot_turn}
+
+    async def bot_turn(self, outgoing: Outgoing[BotTurn]) -> Delivered:
+        """Play the bot's turn the row announces; the move's transaction marks the row (``completes``)."""
+        result = await self.play(outgoing.match_id, ply=outgoing.notice.ply, completes=outgoing.row_id)
+        return Delivered("played" if result else "skipped: the match moved on")
 
     def cancel(self, match_id: int) -> None:
         if self.pool is not None:
@@ -106,6 +119,8 @@ class AIPlayer:
         seat = match.ai_to_move
         if match.status != "active" or seat is None or match.ply != ply:
             return None
+        if self.thinking is not None:
+            self.thinking(match)
         try:
             moves = await self.choose(match)
             return await self.services.play.submit_turn(match, seat.user_id, moves, guild_id=match.row.guild_id,

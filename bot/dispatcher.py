@@ -2,10 +2,17 @@
 
 The scheduler's shape: one task, woken when a commit writes announcements, catching up at start-up. Rows
 are claimed with a lease (all rows of one match together, delivered in order), performed by the front
-end's ``deliver`` function, and marked done with what happened. A failure that may pass (network, rate
-limit, a 5xx) is retried with backoff; a permanent one (channel deleted, permission missing) is logged,
-marked, and never blocks the others. A command may deliver its own match's rows at once
+end's ``deliver`` function, and marked done with what happened — and, in the same transaction, what the post
+must remember (a message id, a thread: ``Remember``). A failure that may pass (network, rate limit, a 5xx) is
+retried with backoff; a permanent one (channel deleted, permission missing) is logged, marked, and never
+blocks the others. A command may deliver its own match's rows at once
 (``deliver_pending``), so the player sees the board without waiting for the loop.
+
+``Routes`` is a front end's delivery: it reads each row as its typed notice (``bot.services.announce.KINDS``)
+and hands it to the handler the front end declared for its kind, or, for work that needs no front end (the
+bot's own turn), to a Discord-free worker beside the dispatcher. Building it checks that every kind has a
+handler, so a front end that lacks one does not start; a row of a kind this version does not know (written by
+a newer one) fails at once, for good.
 
 Several processes share the work. On PostgreSQL the dispatcher also listens for the other processes' commits
 (``Database.listen``) and passes them on to this process's events, which wake it and the scheduler. A lease
@@ -21,16 +28,18 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from bot import metrics
 from bot.events import together
 from bot.loop import WakeableLoop
 from bot.services import Services
+from bot.services.announce import KINDS, Delivered, Handler, Handlers, Notice, Outgoing, Remember
 from bot.services.context import iso
-from bot.store.rows import Announcement, OutboxRow
+from bot.store.db import Tx
+from bot.store.rows import OutboxRow
 
 log = logging.getLogger(__name__)
 
@@ -46,14 +55,59 @@ class PermanentFailure(Exception):
     """This announcement can never be delivered (the channel is gone, a permission is missing)."""
 
 
-@dataclass(frozen=True)
-class Delivered:
-    result: str = "sent"                   # or 'skipped: why'
-    message_id: int | None = None
-    follow_ups: list[Announcement] = field(default_factory=list)   # more to tell, written with the mark
+class MissingHandlers(RuntimeError):
+    """A front end declares no handler for some kind of announcement (found at start-up)."""
 
 
 Deliver = Callable[[OutboxRow], Awaitable[Delivered]]
+
+
+class FrontEnd(Protocol):
+    """What posts announcements: Discord, the terminal. ``perform`` calls a handler in the front end's setting
+    (its language, its errors read as permanent or passing)."""
+    name: str
+
+    @property
+    def handlers(self) -> Handlers: ...
+
+    async def perform(self, outgoing: Outgoing[Any], handler: Handler) -> Delivered: ...
+
+
+def check_handlers(front_end: str, handlers: Handlers, workers: Handlers,
+                   kinds: Mapping[str, type[Notice]] = KINDS) -> None:
+    """Every kind is handled once: by a worker beside the dispatcher or by the front end. Raises
+    ``MissingHandlers`` naming the kinds without a handler (or with both)."""
+    missing = sorted(name for name, cls in kinds.items() if cls not in handlers and cls not in workers)
+    twice = sorted(name for name, cls in kinds.items() if cls in handlers and cls in workers)
+    if missing:
+        raise MissingHandlers(f"{front_end} has no handler for the announcement kind(s): {', '.join(missing)}")
+    if twice:
+        raise MissingHandlers(f"{front_end} handles what the dispatcher's worker does: {', '.join(twice)}")
+
+
+class Routes:
+    """A front end's delivery (``Deliver``): each row read as its notice, performed by its kind's worker or
+    handler."""
+
+    def __init__(self, front_end: FrontEnd, *, workers: Handlers):
+        check_handlers(front_end.name, front_end.handlers, workers)
+        self.front_end = front_end
+        self.handlers = dict(front_end.handlers)
+        self.workers = dict(workers)
+
+    async def __call__(self, row: OutboxRow) -> Delivered:
+        cls = KINDS.get(row.kind)
+        if cls is None:      # a newer version's kind: no retry would ever deliver it
+            raise PermanentFailure(f"unknown announcement kind {row.kind!r}")
+        try:
+            notice = cls.from_payload(row.payload, expires_at=row.expires_at)
+        except TypeError as exc:
+            raise PermanentFailure(f"unreadable {row.kind} payload ({exc})") from exc
+        outgoing = Outgoing(row.id, row.match_id, notice)
+        worker = self.workers.get(cls)
+        if worker is not None:
+            return await worker(outgoing)
+        return await self.front_end.perform(outgoing, self.handlers[cls])
 
 
 def owner_name() -> str:
@@ -192,10 +246,25 @@ class Dispatcher(WakeableLoop):
         async with self.services.db.transaction() as tx:
             marked = await outbox.done(tx, row.id, now=when, result=done.result, message_id=done.message_id,
                                        owner=self.owner)
-            if marked and done.follow_ups:
+            if marked:
+                await self._remember_in(tx, row.match_id, done.remember)
                 await outbox.add(tx, row.match_id, done.follow_ups, now=when)
         if done.follow_ups:
             self._wake.set()
+
+    async def remember(self, match_id: int, what: Remember) -> None:
+        """Remember what a post made outside the outbox posted (a board posted again on request)."""
+        async with self.services.db.transaction() as tx:
+            await self._remember_in(tx, match_id, what)
+
+    async def _remember_in(self, tx: Tx, match_id: int, what: Remember) -> None:
+        matches = self.services.matches
+        if what.channel_id is not None:
+            await matches.set_channel(tx, match_id, what.channel_id)
+        if what.card_message_id is not None:
+            await matches.set_message(tx, match_id, "card_message_id", what.card_message_id)
+        if what.board_message_id is not None:
+            await matches.set_message(tx, match_id, "board_message_id", what.board_message_id)
 
     def _given_up(self, row: OutboxRow) -> None:
         self.failed += 1

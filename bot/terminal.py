@@ -1,8 +1,9 @@
 """Play a match in the terminal through the same services, storage and outbox as Discord.
 
 Local seats take turns at one keyboard; moves are typed as on Discord. The outbox's announcements are
-delivered here too: each board is written as a PNG whose path is printed, next to the engine's text board,
-and the bot's turns are played when the outbox says its seat is to move.
+delivered here too, each kind by a handler of its own (``Table.handlers``): each board is written as a PNG
+whose path is printed, next to the engine's text board; what has no meaning at one keyboard is skipped, saying
+why. The bot's turns are played by the dispatcher's worker (``AIPlayer.workers``) when its seat is to move.
 """
 
 from __future__ import annotations
@@ -16,12 +17,28 @@ from pathlib import Path
 
 from bot import wording
 from bot.ai_player import AIPlayer
-from bot.dispatcher import Delivered, Dispatcher
+from bot.dispatcher import Dispatcher, Routes
 from bot.i18n import _
 from bot.model import Match, Person, ServiceError, ai_people
 from bot.services import Services
+from bot.services.announce import (
+    AwayNotice,
+    BoardPost,
+    Card,
+    Delivered,
+    Digest,
+    Dm,
+    DrawProposal,
+    Handler,
+    Handlers,
+    Hint,
+    Outgoing,
+    Reminder,
+    ReplayPost,
+    Reply,
+    TakebackProposal,
+)
 from bot.store import Database
-from bot.store.rows import OutboxRow
 from engines import GAMES, State
 from engines.steps import StepOption, picked_turn, step_options
 from render import board_png
@@ -64,36 +81,59 @@ async def play_in_terminal(game_key: str, *, players: int | None = None, variant
             await db.close()
 
 
+def skip(why: str) -> Handler:
+    """A handler for a kind that has no meaning at one keyboard."""
+    async def skipped(_outgoing: Outgoing) -> Delivered:
+        return Delivered(f"skipped: {why}")
+    return skipped
+
+
 class Table:
     """One match at the keyboard: the outbox's announcements are printed, the bot's turns played."""
+    name = "the terminal"
 
     def __init__(self, services: Services, out: Path, write: Callable[[str], None]):
         self.services = services
         self.out = out
         self.write = write
-        self.ai = AIPlayer(services)
-        self.dispatcher = Dispatcher(services, self.deliver, owner="terminal")
+        self.ai = AIPlayer(services, thinking=self.thinking)
+        self.dispatcher = Dispatcher(services, Routes(self, workers=self.ai.workers), owner="terminal")
 
-    async def deliver(self, row: OutboxRow) -> Delivered:
-        if row.kind == "bot_turn":
-            match = await self.services.queries.get(row.match_id, position=False)
-            if match.ai_to_move is not None:
-                self.write(f"{match.ai_to_move.name} is thinking…")
-            result = await self.ai.play(row.match_id, ply=int(row.payload["ply"]), completes=row.id)
-            return Delivered("played" if result else "skipped: the match moved on")
-        if row.kind != "board":
-            return Delivered("skipped: not shown in the terminal")
-        match = await self.services.queries.get(row.match_id)
-        p = row.payload
-        if p["event"] == "start":
+    def thinking(self, match: Match) -> None:
+        self.write(f"{match.ai_to_move.name if match.ai_to_move else 'The bot'} is thinking…")
+
+    @property
+    def handlers(self) -> Handlers:
+        """Every kind, explicitly: the board is shown; the rest are Discord's (no channel, no DMs, no commands
+        for proposals, hints or time away here) and skipped."""
+        return {BoardPost: self.board,
+                Card: skip("the challenge is answered at the keyboard"),
+                Reply: skip("no interaction to answer"),
+                Reminder: skip("no deadlines at the keyboard"),
+                Dm: skip("no direct messages in the terminal"),
+                Digest: skip("no direct messages in the terminal"),
+                ReplayPost: skip("the boards were written as images"),
+                DrawProposal: skip("no draw offers in the terminal"),
+                TakebackProposal: skip("no takebacks in the terminal"),
+                AwayNotice: skip("no time away in the terminal"),
+                Hint: skip("no hints in the terminal")}
+
+    async def perform(self, outgoing: Outgoing, handler: Handler) -> Delivered:
+        return await handler(outgoing)
+
+    async def board(self, outgoing: Outgoing[BoardPost]) -> Delivered:
+        post = outgoing.notice
+        match = await self.services.queries.get(outgoing.match_id)
+        current = post.ply == match.ply
+        if post.event == "start":
             text = "The match begins!"
-        elif p["event"] == "turn":
-            text = wording.played_text(match, int(p["seat"]), str(p["record"]))
-            if int(p["ply"]) == match.ply:
-                text += "\n" + wording.to_move_text(match, pending=str(p.get("pending", "")))
+        elif post.event == "turn":
+            text = wording.played_text(match, post.seat or 0, post.record or "")
+            if current:
+                text += "\n" + wording.to_move_text(match, pending=post.pending or "")
         else:
             text = wording.result_text(match)
-        if int(p["ply"]) == match.ply:
+        if current:
             self._draw(match)
         self.write(text.replace("**", ""))  # the shared texts carry Discord's bold marks
         return Delivered("shown")

@@ -16,7 +16,7 @@ from bot.ratings import display
 from bot.services.challenges import open_seat_teams
 from bot.store.rows import ParticipantRow
 from engines import State
-from engines.base import Outcome, fill_template, translate_facts
+from engines.base import Outcome, Termination, fill_template, translate_facts
 
 Mention = Callable[[ParticipantRow], str]
 
@@ -29,6 +29,17 @@ SERVICE_TERMINATIONS = {
     "turn_cap": N_("No one won in {turns} turns, so the game is a draw."),
     "agreement": N_("Drawn by agreement."),
 }
+
+
+class ServiceTermination(Termination):
+    """The keys of ``SERVICE_TERMINATIONS``, as an ``Outcome`` holds them."""
+
+    RESIGNED = "resigned"
+    TIMEOUT = "timeout"
+    NEVER_MOVED = "never_moved"
+    ABORTED = "aborted"
+    TURN_CAP = "turn_cap"
+    AGREEMENT = "agreement"
 
 
 def plain(p: ParticipantRow) -> str:
@@ -60,7 +71,8 @@ def end_sentence(match: Match, mention: Mention = plain) -> str:
     templates = {**ours, **rules}   # a game's own sentence (as its rules) comes first
     if row.termination not in templates:
         return ""
-    outcome = Outcome(row.termination, row.winners, row.ranks, roles, facts)
+    kinds = {kind.value: kind for kind in (*ServiceTermination, *match.game.termination_kinds)}
+    outcome = Outcome(kinds[row.termination], row.winners, row.ranks, roles, facts)
     if row.termination in rules:    # its word facts ('red', 'checkers') in the reader's language too
         outcome = translate_facts(match.game, outcome, _)
     return fill_template(templates[row.termination], outcome, seat_labels(match, mention))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import ClassVar
 
 
@@ -21,16 +22,23 @@ class InvalidPosition(ValueError):
     """A position code that is malformed or physically impossible."""
 
 
+class Termination(StrEnum):
+    """How a game ended (python-chess's ``Termination``). Each game subclasses it with its own members; a member's
+    value is the key stored with a finished match and the key of its sentence in ``Game.terminations``, so a
+    member equals (and hashes as) its stored string."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended, as data (python-chess's ``Outcome``): texts are made from it, never parsed.
 
-    ``termination`` keys the game's template in ``Game.terminations``; ``outcome_text`` fills it. ``roles`` name
+    ``termination`` (a member of the game's ``Game.termination_kinds``) keys the game's template in
+    ``Game.terminations``; ``outcome_text`` fills it. ``roles`` name
     the seats the text refers to (``{"winner": 0}``), ``facts`` the other values it needs
     (``{"colour": "red"}``). Frozen but not hashable (its dicts are not): compare it, don't hash it.
     """
 
-    termination: str
+    termination: Termination
     winners: tuple[int, ...]           # the seats that won; all seats = a draw; always ``state.winners``
     ranks: tuple[int, ...]             # per seat, 1 = best, ties share a rank (``rank_seats``)
     roles: dict[str, int] = field(default_factory=dict)
@@ -142,8 +150,11 @@ class Game:
     variant_option: str = "variant"   # the slash-command option name that picks a variant
     variant_labels: dict[str, str] = {}   # variant -> what a player reads ('Hex board (37 cells)')
     teams: dict[int, tuple[tuple[int, ...], ...]] = {}  # player count -> seats per team (Spinca's 4 players)
+    termination_kinds: type[Termination] = Termination
+    """The game's ``Termination`` subclass: every way the rules end its games (the turn cap is ``CapTermination``)."""
     terminations: dict[str, str] = {}
-    """Outcome.termination -> the English sentence that explains it, with ``{role}`` and ``{fact}`` fields."""
+    """Every member of ``termination_kinds`` (by its value; and ``TURN_CAP_TERMINATION`` when the game words its
+    cap) -> the English sentence that explains it, with ``{role}`` and ``{fact}`` fields."""
     fact_words: tuple[str, ...] = ()
     """The English words a termination's facts can hold ('red', 'checkers'), translated with the sentence: a
     fact made of them (one, or several joined by ', ') is passed through ``outcome_text``'s ``translate``."""
@@ -315,10 +326,17 @@ TURN_CAP_TERMINATION = "turn_cap"
 """The termination of a game the match service ended at ``Game.turn_cap`` (its template has a ``{turns}`` fact)."""
 
 
+class CapTermination(Termination):
+    """The end no engine decides: the match service's draw at a game's ``turn_cap`` (a game may word it in its
+    ``terminations``; the bot has a sentence for every game)."""
+
+    TURN_CAP = TURN_CAP_TERMINATION
+
+
 def turn_cap_outcome(state: State) -> Outcome:
     """The draw of a game stopped at its game's ``turn_cap``: every seat shares the result."""
     cap = state.game.turn_cap
     if cap is None:
         raise ValueError(f"{state.game.title} has no turn cap.")
     seats = tuple(range(state.players))
-    return Outcome(TURN_CAP_TERMINATION, seats, rank_seats(state, seats), facts={"turns": cap})
+    return Outcome(CapTermination.TURN_CAP, seats, rank_seats(state, seats), facts={"turns": cap})

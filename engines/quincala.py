@@ -30,6 +30,7 @@ from engines.base import (
     InvalidPosition,
     Outcome,
     State,
+    Termination,
     normalise,
     outcome_text,
     rank_seats,
@@ -111,61 +112,38 @@ _R1_PLACING: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
 }
 _R1_PATHS = _paths_by_role(_R1_WHITE_DOTS, TRAVEL_ORDER)  # White's pieces f6, f5; Black's e5, e6
 
-BOARD_5 = BoardData(
-    sizes=5,
-    pieces_per_size=4,
-    files=_R1_FILES,
-    ranks=10,
-    white_dots=_R1_WHITE_DOTS,
-    placing_areas=_R1_PLACING,
-    paths=_R1_PATHS,
-    start=_rows(
-        _R1_FILES,
-        {
-            10: "b5 b4 b3 b2 b1 b5 b4 b3 b2 b1",
-            9: "b2 b1 b5 b4 b3 b2 b1 b5 b4 b3",
-            2: "w3 w4 w5 w1 w2 w3 w4 w5 w1 w2",
-            1: "w1 w2 w3 w4 w5 w1 w2 w3 w4 w5",
-        },
-    ),
-)
-BOARD_4 = BoardData(
-    sizes=4,
-    pieces_per_size=4,
-    files=_R1_FILES,
-    ranks=10,
-    white_dots=_R1_WHITE_DOTS,
-    placing_areas=_R1_PLACING,
-    paths=_R1_PATHS,
-    start=_rows(
-        _R1_FILES,
-        {
-            10: ". b4 b3 b2 b1 b4 b3 b2 b1 .",
-            9: ". b2 b1 b4 b3 b2 b1 b4 b3 .",
-            2: ". w3 w4 w1 w2 w3 w4 w1 w2 .",
-            1: ". w1 w2 w3 w4 w1 w2 w3 w4 .",
-        },
-    ),
-)
-BOARD_3 = BoardData(
-    sizes=3,
-    pieces_per_size=4,
-    files=_R1_FILES,
-    ranks=10,
-    white_dots=_R1_WHITE_DOTS,
-    placing_areas=_R1_PLACING,
-    paths=_R1_PATHS,
-    start=_rows(
-        _R1_FILES,
-        {
-            10: ". . b3 b2 b1 b3 b2 b1 . .",
-            8: ". . b1 b3 b2 b1 b3 b2 . .",
-            3: ". . w2 w3 w1 w2 w3 w1 . .",
-            1: ". . w1 w2 w3 w1 w2 w3 . .",
-        },
-    ),
-)
-BOARDS: dict[str, BoardData] = {"5": BOARD_5, "4": BOARD_4, "3": BOARD_3}
+# The start layouts by number of sizes (Fig. 1 as reconstructed, rank by rank as in the spec's pictures);
+# everything else is the same board.
+_R1_STARTS = {
+    5: {
+        10: "b5 b4 b3 b2 b1 b5 b4 b3 b2 b1",
+        9: "b2 b1 b5 b4 b3 b2 b1 b5 b4 b3",
+        2: "w3 w4 w5 w1 w2 w3 w4 w5 w1 w2",
+        1: "w1 w2 w3 w4 w5 w1 w2 w3 w4 w5",
+    },
+    4: {
+        10: ". b4 b3 b2 b1 b4 b3 b2 b1 .",
+        9: ". b2 b1 b4 b3 b2 b1 b4 b3 .",
+        2: ". w3 w4 w1 w2 w3 w4 w1 w2 .",
+        1: ". w1 w2 w3 w4 w1 w2 w3 w4 .",
+    },
+    3: {
+        10: ". . b3 b2 b1 b3 b2 b1 . .",
+        8: ". . b1 b3 b2 b1 b3 b2 . .",
+        3: ". . w2 w3 w1 w2 w3 w1 . .",
+        1: ". . w1 w2 w3 w1 w2 w3 . .",
+    },
+}
+
+
+def _r1_board(sizes: int) -> BoardData:
+    """R1's board played with ``sizes`` sizes of pieces."""
+    return BoardData(sizes=sizes, pieces_per_size=4, files=_R1_FILES, ranks=10, white_dots=_R1_WHITE_DOTS,
+                     placing_areas=_R1_PLACING, paths=_R1_PATHS, start=_rows(_R1_FILES, _R1_STARTS[sizes]))
+
+
+BOARDS: dict[str, BoardData] = {str(sizes): _r1_board(sizes) for sizes in _R1_STARTS}
+BOARD_5, BOARD_4, BOARD_3 = BOARDS["5"], BOARDS["4"], BOARDS["3"]
 
 # --------------------------------------------------------------------------------------------------------
 # Compiled geometry (built once per table at import)
@@ -378,6 +356,12 @@ Events = list[Event] | None  # where play_traced collects what happened; None wh
 # --------------------------------------------------------------------------------------------------------
 # Move parsing
 # --------------------------------------------------------------------------------------------------------
+
+# What a mover still owes in a turn (``QuincalaState.instruction``): English templates with named facts.
+PLACE_FIRST = "place {pieces} (pieces in hand and on the ledge must be placed first)"
+MOVE_NOW = "now move: lift a tower of your own colour from a black dot (e.g. {move})"
+NO_FIRST_LEG = "no first leg is possible: pass"
+INSTRUCTIONS = (PLACE_FIRST, MOVE_NOW, NO_FIRST_LEG)
 
 _DASHES = re.compile(r"[–—→>]")
 _LEG_RE = re.compile(r"^([a-z])([0-9]{1,2})-?([a-z])([0-9]{1,2})$")
@@ -1106,9 +1090,6 @@ class QuincalaState(State):
     def winning_dots(self, seat: int) -> tuple[str, ...]:
         return tuple(self.geo.names[d] for d in self.geo.win_dots[seat])
 
-    def placing_dots(self, seat: int) -> tuple[str, ...]:
-        return tuple(self.geo.names[d] for d in self.geo.placing[seat])
-
     def complete_dot(self) -> str | None:
         g = self.geo
         for w in g.white:
@@ -1176,23 +1157,23 @@ class QuincalaState(State):
         return canon
 
     def pending(self) -> str:
+        found = self.instruction()
+        return found[0].format_map(found[1]) if found else ""
+
+    def instruction(self) -> tuple[str, dict[str, str]] | None:
+        """What the mover must do next before the turn can end, as data: one of ``INSTRUCTIONS`` and its facts
+        (``pending`` fills it in English, the renderer in the post's language); None when nothing is owed."""
         if self.result is not None or self.phase >= 0:
-            return ""
+            return None
         req = self._required()
         if req:
             ordered = sorted(req, key=lambda p: (p[0] != self.mover, p[1]))
-            return (
-                f"place {', '.join(piece_name(c, s) for c, s in ordered)} "
-                "(pieces in hand and on the ledge must be placed first)"
-            )
+            return PLACE_FIRST, {"pieces": ", ".join(piece_name(c, s) for c, s in ordered)}
         if self.phase == PLACED or self.started:
             if self._has_first_leg():
-                return (
-                    "now move: lift a tower of your own colour from a black dot (e.g. "
-                    f"{next(m for m in self.legal_moves() if '-' in m)})"
-                )
-            return "no first leg is possible: pass"
-        return ""
+                return MOVE_NOW, {"move": next(m for m in self.legal_moves() if "-" in m)}
+            return NO_FIRST_LEG, {}
+        return None
 
     def turn_record(self, moves: list[str]) -> str:
         """§7 notation: placements, then ``;`` and the legs chained (``w5@c2 ; d3-d6-b6``)."""
@@ -1204,12 +1185,12 @@ class QuincalaState(State):
         winners = self.winners
         ranks = rank_seats(self, winners)
         if self.result == 2:  # R-W2
-            return Outcome("passes", winners, ranks)
+            return Outcome(QuincalaTermination.PASSES, winners, ranks)
         dot = self.complete_dot()  # R-W1: a finished game without two passes has exactly one
         assert dot is not None, "a won game has a complete tower"
         role, owner = self.geo.role[self.geo.index[dot]]
-        return Outcome("complete_tower", winners, ranks, {"winner": self.result, "owner": COLOURS.index(owner)},
-                       {"dot": dot, "dot_role": role})
+        return Outcome(QuincalaTermination.COMPLETE_TOWER, winners, ranks,
+                       {"winner": self.result, "owner": COLOURS.index(owner)}, {"dot": dot, "dot_role": role})
 
     def text_board(self) -> str:
         """§6 text fallback: one cell per dot, ``w134`` = White's 1, 3, 4; ``w2b5`` mixed; ``[WH]`` empty white."""
@@ -1357,6 +1338,14 @@ it after your message.
 """
 
 
+class QuincalaTermination(Termination):
+    """How the rules end a game of Quincala (the keys of ``QuincalaGame.terminations`` but R-W3's cap, which is
+    the match service's: ``CapTermination``)."""
+
+    COMPLETE_TOWER = "complete_tower"
+    PASSES = "passes"
+
+
 class QuincalaGame(Game):
     key = "quincala"
     title = "Quincala"
@@ -1377,6 +1366,7 @@ class QuincalaGame(Game):
     # exhaustive listings of sampled turns (up to 4,000 positions each), 8 over long random turns (bench_fairplay).
     turn_reach = 20
     fact_words = ("home", "quincala")    # the {dot_role} fact
+    termination_kinds = QuincalaTermination
     terminations = {
         "complete_tower": "{winner} wins with a complete tower on {owner}'s {dot_role} dot {dot}.",
         "passes": "Both players passed in succession, so the game is a draw.",

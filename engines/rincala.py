@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
+from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, Termination, outcome_text, rank_seats
 
 # --- rule constants ---------------------------------------------------------------------------------------
 HOLLOWS = "ABCDEFGH"                 # clockwise (B.3)
@@ -37,8 +37,18 @@ CW, CCW = 1, -1
 DIRECTIONS = {CW: "cw", CCW: "ccw"}
 PHASES = ("first", "again", "turn")
 
-# How a game ends: the ``Outcome.termination`` keys of ``Rincala.terminations``.
-END_FOUR, END_STUCK, END_REPETITION = "one_of_each", "no_move", "repetition"
+
+class RincalaTermination(Termination):
+    """How a game of Rincala ends (the keys of ``RincalaGame.terminations``)."""
+
+    ONE_OF_EACH = "one_of_each"
+    NO_MOVE = "no_move"
+    REPETITION = "repetition"
+
+
+# R7's three ends, as the state keeps them
+END_FOUR, END_STUCK, END_REPETITION = (RincalaTermination.ONE_OF_EACH, RincalaTermination.NO_MOVE,
+                                       RincalaTermination.REPETITION)
 _UNKNOWN = "?"
 
 _MOVE_RE = re.compile(
@@ -280,7 +290,7 @@ class RincalaState(State):
         if end is None:
             return None
         winners = self.winners
-        return Outcome(end, winners, rank_seats(self, winners))
+        return Outcome(RincalaTermination(end), winners, rank_seats(self, winners))
 
     def text_board(self) -> str:
         lines = []
@@ -336,6 +346,7 @@ class Rincala(Game):
     player_counts = (2, 3)
     variants = ()
     history_in_state = True           # the house rule counts positions the code does not hold
+    termination_kinds = RincalaTermination
     terminations = {
         END_FOUR: "Only one piece of each colour is left on the board.",
         END_STUCK: "No move is possible: every sowing would drop into empty hollows only.",

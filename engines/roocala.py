@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
+from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, Termination, outcome_text, rank_seats
 
 # --------------------------------------------------------------------------------------------------------
 # Interpretations (spec §11); every [INTERP] of the spec sits behind one of these names.
@@ -588,13 +588,14 @@ class RoocalaState(State):
         scores: dict[str, str | int] = {"south_score": s, "north_score": n}
         if self._end == "threshold":  # R-E1: only one side can pass half of all points, and it wins
             seat = SOUTH if _threshold_reached(self._g, SOUTH, s) else NORTH
-            return Outcome("threshold", winners, ranks, {"winner": seat, **seats},
+            return Outcome(RoocalaTermination.THRESHOLD, winners, ranks, {"winner": seat, **seats},
                            {"threshold": self._g.threshold, **scores})
         if self._end == "no_move":  # R-E2
             left = sum(self._b)
-            return Outcome("no_move", winners, ranks, {"stuck": self._side, "gainer": 1 - self._side, **seats},
+            return Outcome(RoocalaTermination.NO_MOVE, winners, ranks,
+                           {"stuck": self._side, "gainer": 1 - self._side, **seats},
                            {"left": left, "checkers": "checker" if left == 1 else "checkers", **scores})
-        return Outcome("repetition", winners, ranks)  # R-E4
+        return Outcome(RoocalaTermination.REPETITION, winners, ranks)  # R-E4
 
     def pending(self) -> str:
         return ""
@@ -727,6 +728,14 @@ direction). Add `+R` for a hybrid: `c1>d1+R`. Rook: `Rf4-c4`, or `Rf4xc4` when i
 """
 
 
+class RoocalaTermination(Termination):
+    """How a game of Roocala ends (the keys of ``RoocalaGame.terminations``)."""
+
+    THRESHOLD = "threshold"
+    NO_MOVE = "no_move"
+    REPETITION = "repetition"
+
+
 class RoocalaGame(Game):
     key = "roocala"
     title = "Roocala"
@@ -739,6 +748,7 @@ class RoocalaGame(Game):
     variant_labels = {"hex": "Hex board (37 cells)", "square": "Square board (6×6)"}
     history_in_state = True   # R-E4 counts positions the code does not hold
     fact_words = ("checker", "checkers")    # the {checkers} fact
+    termination_kinds = RoocalaTermination
     terminations = {
         "threshold": "{winner} reached {threshold} points, more than half of all points "
                      "({south} {south_score}, {north} {north_score}).",

@@ -15,7 +15,17 @@ from __future__ import annotations
 import re
 from itertools import product
 
-from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, normalise, outcome_text, rank_seats
+from engines.base import (
+    Game,
+    IllegalMove,
+    InvalidPosition,
+    Outcome,
+    State,
+    Termination,
+    normalise,
+    outcome_text,
+    rank_seats,
+)
 
 # --- Interpretations (§9 of the spec; each is the project's binding choice) -------------------------------
 
@@ -587,7 +597,7 @@ class SpincaState(State):
             termination = "inner_tied"
         else:
             termination = "inner" + suffix
-        return Outcome(termination, winners, ranks, roles, facts)
+        return Outcome(SpincaTermination(termination), winners, ranks, roles, facts)
 
     def text_board(self) -> str:
         def row(k: int, y: int) -> str:
@@ -660,12 +670,27 @@ out (`1b1-c2 2a1`).
 """
 
 
+class SpincaTermination(Termination):
+    """How a game of Spinca ends (the keys of ``SpincaGame.terminations``): by face points or
+    the inner pyramid, for two players, two teams or three players."""
+
+    FACES = "faces"
+    FACES_TEAMS = "faces_teams"
+    FACES_THREE = "faces_three"
+    HIGHEST_TIED = "highest_tied"
+    INNER_TIED = "inner_tied"
+    INNER = "inner"
+    INNER_TEAMS = "inner_teams"
+    INNER_THREE = "inner_three"
+
+
 class SpincaGame(Game):
     key = "spinca"
     title = "Spinca"
     player_counts = (2, 3, 4)
     variants = ()
     teams = TEAM_SEATS
+    termination_kinds = SpincaTermination
     terminations = {
         "faces": "{winner} wins with {points} face points ({loser} {loser_points}).",
         "faces_teams": "{winner} and {partner} win with {points} face points "

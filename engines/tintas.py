@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 
-from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, outcome_text, rank_seats
+from engines.base import Game, IllegalMove, InvalidPosition, Outcome, State, Termination, outcome_text, rank_seats
 
 # --------------------------------------------------------------------------------------------------------
 # Geometry (spec A.3)
@@ -434,17 +434,18 @@ class TintasState(State):
         winners = self._winners
         ranks = rank_seats(self, winners)
         if len(winners) != 1:
-            return Outcome("empty_board_draw", winners, ranks)
+            return Outcome(TintasTermination.EMPTY_BOARD_DRAW, winners, ranks)
         w = winners[0]
         h = self._hold[w]
         if PIECES_PER_COLOUR in h:  # A.5, first goal
-            return Outcome("all_seven", winners, ranks, {"winner": w},
+            return Outcome(TintasTermination.ALL_SEVEN, winners, ranks, {"winner": w},
                            {"colour": _NAMES[h.index(PIECES_PER_COLOUR)]})
         if _wins(h):  # A.5, second goal
             many = [_NAMES[c] for c in range(7) if h[c] >= MAJORITY]
-            return Outcome("four_colours", winners, ranks, {"winner": w, "loser": 1 - w},
+            return Outcome(TintasTermination.FOUR_COLOURS, winners, ranks, {"winner": w, "loser": 1 - w},
                            {"count": len(many), "colours": ", ".join(many)})
-        return Outcome("empty_board", winners, ranks, {"winner": w})  # the open case of a decoded position
+        # the open case of a decoded position
+        return Outcome(TintasTermination.EMPTY_BOARD, winners, ranks, {"winner": w})
 
     def text_board(self) -> str:
         width = 5 * 8 + 4
@@ -537,6 +538,15 @@ Autocomplete offers whole legal turns.
 """
 
 
+class TintasTermination(Termination):
+    """How a game of Tintas ends (the keys of ``TintasGame.terminations``)."""
+
+    ALL_SEVEN = "all_seven"
+    FOUR_COLOURS = "four_colours"
+    EMPTY_BOARD = "empty_board"
+    EMPTY_BOARD_DRAW = "empty_board_draw"
+
+
 class TintasGame(Game):
     key = "tintas"
     title = "Tintas"
@@ -546,6 +556,7 @@ class TintasGame(Game):
                "with all 7 of one colour, or 4+ in 4 colours once you hold every colour.")
     rules_text = RULES_TEXT
     fact_words = _NAMES    # the colours of the {colour} and {colours} facts
+    termination_kinds = TintasTermination
     terminations = {
         "all_seven": "{winner} holds all seven {colour} pieces.",
         "four_colours": "{winner} holds 4 or more pieces in {count} colours ({colours}) and at least one of every "

@@ -1,17 +1,18 @@
 """Board images: state in, PNG bytes out. Pillow only; never imports discord.
 
-Each game has a module ``render/<game key>.py`` with ``draw(state, last_turn, names, previous) -> Image``
-and, for the fast path, ``palette(state) -> Image`` (its fixed palette, ``render.common.stored_palette``);
-``board_png`` finds it by the state's game key, so adding a game adds no code here.
+Each game has a module ``render/<game key>.py`` that is a ``render.games.Renderer`` (``draw(state, last_turn,
+names, previous) -> Image``, ``palette(state) -> Image``: its fixed palette, ``render.common.stored_palette``;
+``TEXTS``), listed under its engine's key in ``render.games.RENDERERS``; ``board_png`` finds it by the state's
+game key, so adding a game adds no code here.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 
 from engines.base import State
-from render.common import palette_png, player_names, to_png
+from render.common import palette_png, player_names
+from render.games import RENDERERS
 from render.texts import speaking, tr
 
 
@@ -23,12 +24,11 @@ def board_png(state: State, *, last_turn: Sequence[str] | None = None,
     by seat, ``previous`` the state before ``last_turn`` when known (Tintas needs it to start the path),
     ``language`` the language of its words (see ``render.texts``).
     """
-    module = importlib.import_module(f"render.{state.game.key}")
+    renderer = RENDERERS[state.game.key]
     with speaking(language):
         shown = shown_names(state, names)
-        image = module.draw(state, list(last_turn or ()), shown, previous)
-    palette = getattr(module, "palette", None)
-    return palette_png(image, palette(state)) if palette is not None else to_png(image)
+        image = renderer.draw(state, list(last_turn or ()), shown, previous)
+    return palette_png(image, renderer.palette(state))
 
 
 def shown_names(state: State, names: Sequence[str] | None) -> list[str] | None:

@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from engines import State
 from procs import alive, end_with_parent
 from render import board_png
+from render.games import RENDERERS
 from render.replay import DEFAULT_BUDGET
 from render.texts import install
 
@@ -66,16 +67,10 @@ def _start(texts: Texts | None = None) -> None:
     """Runs in each worker at start: take the translations of the board texts, import every renderer and read
     its stored palette. Layers and sprites are built by each game's first board (see the module's docstring)."""
     end_with_parent()
-    import importlib
-
-    from engines import GAMES
     _return_freed_buffers()
     install(texts)
-    for key in GAMES:
-        module = importlib.import_module(f"render.{key}")
-        palette = getattr(module, "palette", None)
-        if palette is not None:
-            palette(None)
+    for renderer in RENDERERS.values():
+        renderer.palette(None)
 
 
 def _ready() -> int:

@@ -35,8 +35,8 @@ from typing import NamedTuple, cast
 
 from PIL import Image, ImageDraw
 
-from engines.base import outcome_text
-from engines.quincala import BOARDS, GAME, SEAT_NAMES, Event, QuincalaState, turn_notation
+from engines.base import State, outcome_text
+from engines.quincala import BOARDS, GAME, INSTRUCTIONS, SEAT_NAMES, Event, QuincalaState, turn_notation
 from render.common import (
     BACKGROUND,
     INK,
@@ -71,25 +71,14 @@ LAST_TURN = "Last turn: {turn}"
 TO_MOVE_MARK = "to move"
 HAND = "hand"
 LEDGE = "ledge"
-# The engine's instructions (``QuincalaState.pending``), recognised and drawn in the post's language.
-PLACE_FIRST = "place {pieces} (pieces in hand and on the ledge must be placed first)"
-MOVE_NOW = "now move: lift a tower of your own colour from a black dot (e.g. {move})"
-NO_FIRST_LEG = "no first leg is possible: pass"
 TEXTS = (LEGEND, TO_MOVE_SEAT, GOES_ON, RELEASED, COMPLETES, SEATS_HAND, SEATS_LEDGE, LAST_TURN, TO_MOVE_MARK, HAND,
-         LEDGE, PLACE_FIRST, MOVE_NOW, NO_FIRST_LEG)
-_PENDING = [(re.compile("^" + re.escape(t).replace(re.escape("{pieces}"), "(?P<pieces>.+)")
-                        .replace(re.escape("{move}"), "(?P<move>.+)") + "$"), t)
-            for t in (PLACE_FIRST, MOVE_NOW, NO_FIRST_LEG)]
+         LEDGE, *INSTRUCTIONS)    # the engine's instructions (``QuincalaState.instruction``), drawn translated
 
 
 def pending_note(state: QuincalaState) -> str:
-    """``state.pending()`` (the engine's English instruction) in the render language."""
-    note = state.pending()
-    for pattern, template in _PENDING:
-        found = pattern.match(note)
-        if found:
-            return tr(template).format(**found.groupdict())
-    return note
+    """What the mover still owes (``state.instruction()``) in the render language."""
+    found = state.instruction()
+    return tr(found[0]).format_map(found[1]) if found else ""
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -245,8 +234,10 @@ def _white_centre() -> tuple[float, float]:
 # --------------------------------------------------------------------------------------------------------
 
 
-def draw(state: QuincalaState, last_turn: Sequence[str] | None = None, names: Sequence[str] | None = None,
-         previous: QuincalaState | None = None) -> Image.Image:
+def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
+         previous: State | None = None) -> Image.Image:
+    """The board image of a Quincala ``state`` (see the module docstring; the contract: ``render.games.Renderer``)."""
+    assert isinstance(state, QuincalaState) and (previous is None or isinstance(previous, QuincalaState))
     moves = list(last_turn or ())
     names = _names(names)
     outcome = state.outcome()
@@ -1017,6 +1008,6 @@ def sampled_palette() -> Image.Image:
     return build_palette(*thinned, swatch)
 
 
-def palette(state: QuincalaState) -> Image.Image:
+def palette(state: State | None = None) -> Image.Image:
     """The fixed palette every Quincala board maps onto (stored from ``sampled_palette``)."""
     return stored_palette("quincala")

@@ -17,17 +17,16 @@ Every choice follows from the input, so the same game gives the same bytes.
 
 from __future__ import annotations
 
-import importlib
 import io
 import math
 from collections.abc import Sequence
-from types import ModuleType
 
 from PIL import Image, ImageChops, ImageDraw
 
 from engines import GAMES, State
 from render import shown_names
-from render.common import BACKGROUND, INK, MUTED, build_palette, fit_text, font
+from render.common import BACKGROUND, INK, MUTED, fit_text, font
+from render.games import RENDERERS, Renderer
 from render.texts import speaking, tr
 
 FRAME_MS = 900          # each turn
@@ -100,13 +99,13 @@ def compose(game: str, frames: Sequence[Frame], names: Sequence[str] | None, lan
     """The frames of ``shown`` as palette images of one size: each board (drawn once at ``width`` and mapped
     onto the game's palette, kept in ``drawn``) at the top, the counter strip at the bottom. Only palette
     images are kept, a third of the memory of the drawn boards."""
-    module = importlib.import_module(f"render.{GAMES[game].key}")
+    renderer = RENDERERS[GAMES[game].key]
     turns = len(frames) - 1
     with speaking(language):
-        palette = _palette(module, frames, names, width)
+        palette = renderer.palette(frames[0][0])      # the one colour table of every frame
         for i in shown:
             if i not in drawn:
-                drawn[i] = _mapped(_board(module, frames[i], names, width), palette)
+                drawn[i] = _mapped(_board(renderer, frames[i], names, width), palette)
         boards = [drawn[i] for i in shown]
         height = max(b.height for b in boards)        # a board that grows (an end card) keeps all its lines
         strip = round(STRIP * width / FRAME_WIDTH)
@@ -120,19 +119,13 @@ def compose(game: str, frames: Sequence[Frame], names: Sequence[str] | None, lan
     return frames_out
 
 
-def _palette(module: ModuleType, frames: Sequence[Frame], names: Sequence[str] | None, width: int) -> Image.Image:
-    """The one colour table of every frame: the game's fixed palette (or one cut from its starting board)."""
-    own = getattr(module, "palette", None)
-    return own(frames[0][0]) if own is not None else build_palette(_board(module, frames[0], names, width))
-
-
 def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
-def _board(module: ModuleType, frame: Frame, names: Sequence[str] | None, width: int) -> Image.Image:
+def _board(renderer: Renderer, frame: Frame, names: Sequence[str] | None, width: int) -> Image.Image:
     state, previous, moves = frame
-    image = module.draw(state, list(moves), list(names) if names else None, previous).convert("RGB")
+    image = renderer.draw(state, list(moves), list(names) if names else None, previous).convert("RGB")
     if image.width > width:         # scaled once, straight to the final width
         image = image.resize((width, round(image.height * width / image.width)), Image.Resampling.BOX)
     return image

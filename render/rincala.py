@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engines.base import IllegalMove, outcome_text
+from engines.base import IllegalMove, State, outcome_text
 from engines.rincala import COLOURS, FULL, GAME, HOLLOWS, VALUES, RincalaState, Sowing, points
 from render.common import (
     BACKGROUND,
@@ -470,10 +470,13 @@ def _static_layer(lang: str) -> Image.Image:   # not cached: ``_tall_static`` (c
 
 
 # --- drawing ----------------------------------------------------------------------------------------------
-def draw(state: RincalaState, last_turn: list[str], names: list[str] | None,
-         previous: RincalaState | None) -> Image.Image:
-    names = list(names) if names else [tr(seat) for seat in state.game.seat_names(state.players)]
-    return compose(state, names, replay(previous, last_turn), last_turn)
+def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
+         previous: State | None = None) -> Image.Image:
+    """The board image of a Rincala ``state`` (the contract: ``render.games.Renderer``)."""
+    assert isinstance(state, RincalaState) and (previous is None or isinstance(previous, RincalaState))
+    moves = list(last_turn)
+    shown = list(names) if names else [tr(seat) for seat in state.game.seat_names(state.players)]
+    return compose(state, shown, replay(previous, moves), moves)
 
 
 def compose(state: RincalaState, names: Sequence[str], sowings: Sequence[Sowing],
@@ -806,7 +809,7 @@ BADGE_SIZE = 30
 
 
 # --- the fixed palette ------------------------------------------------------------------------------------
-def palette(state: RincalaState) -> Image.Image:
+def palette(state: State | None = None) -> Image.Image:
     """The fixed palette every Rincala board maps onto (the same for 2 and 3 players), as stored from
     ``sampled_palette``."""
     return stored_palette("rincala")
@@ -898,4 +901,4 @@ def palette_samples() -> list[tuple[RincalaState, list[str], list[Sowing], list[
             (full, names, fake, [s.move for s in fake])]
 
 
-__all__ = ["draw", "hollow_box", "palette", "piece_box"]
+__all__ = ["TEXTS", "draw", "hollow_box", "palette", "piece_box"]

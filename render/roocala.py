@@ -404,9 +404,9 @@ def _ghost_sprite() -> Image.Image:
 
 # --- drawing ---------------------------------------------------------------------------------------------
 
-def draw(state: State, last_turn: Sequence[str] | None = None, names: Sequence[str] | None = None,
+def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
          previous: State | None = None) -> Image.Image:
-    """The board image of a Roocala ``state`` (see the module docstring)."""
+    """The board image of a Roocala ``state`` (see the module docstring; the contract: ``render.games.Renderer``)."""
     variant = state.variant or "hex"
     given = list(names or ())[:2]
     shown = [str(given[i]) if i < len(given) and given[i] else tr(SEATS[i]) for i in range(2)]
@@ -641,6 +641,6 @@ def sampled_palette() -> Image.Image:
     return build_palette(*samples, *([swatch] * 40))
 
 
-def palette(state: State) -> Image.Image:
+def palette(state: State | None = None) -> Image.Image:
     """The fixed palette every Roocala board is mapped onto (stored from ``sampled_palette``; both variants)."""
     return stored_palette("roocala")

@@ -49,7 +49,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engines.base import State, outcome_text
-from engines.spinca import CELLS, FACE_NAMES, GAME, GROUPS, INDEX, NAMES, SEAT_NAMES, SIZE, parse_turn
+from engines.spinca import CELLS, FACE_NAMES, GAME, GROUPS, INDEX, NAMES, SEAT_NAMES, SIZE, SpincaState, parse_turn
 from render.common import (
     BACKGROUND,
     INK,
@@ -842,9 +842,10 @@ def _static_in(players: int, lang: str) -> Image.Image:
 
 # --- Drawing ---------------------------------------------------------------------------------------------
 
-def draw(state, last_turn: Sequence[str] | None = None, names: Sequence[str] | None = None,
-         previous=None) -> Image.Image:
-    """The board image of a Spinca ``state`` (see the module docstring)."""
+def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
+         previous: State | None = None) -> Image.Image:
+    """The board image of a Spinca ``state`` (see the module docstring; the contract: ``render.games.Renderer``)."""
+    assert isinstance(state, SpincaState) and (previous is None or isinstance(previous, SpincaState))
     players = state.players
     image = _static(players).copy()
     locked = set(state.locked_cells)
@@ -1027,7 +1028,7 @@ def sampled_palette() -> Image.Image:
     return palette
 
 
-def palette(state) -> Image.Image:
+def palette(state: State | None = None) -> Image.Image:
     """The fixed palette of every Spinca board (the same for every player count), stored from
     ``sampled_palette``."""
     return stored_palette("spinca")

@@ -12,7 +12,6 @@ so threads (``RenderPool(0)``) and worker processes alike draw each image in its
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -76,17 +75,18 @@ def recording() -> Iterator[set[tuple[str, str]]]:
         _drawn.remove(seen)
 
 
-RENDERERS = ("common", "tintas", "rincala", "roocala", "quincala", "spinca", "replay")
-
-
 @cache
 def messages() -> tuple[str, ...]:
-    """Every template the renderers draw (each module's ``TEXTS``), then the engines' texts the boards draw
-    (every game's seat names for all its player counts, end sentences and their fact words), once each."""
+    """Every template the renderers draw (each module's ``TEXTS``: the shared ones, each game's renderer in
+    ``render.games.RENDERERS``, the replay's), then the engines' texts the boards draw (every game's seat names
+    for all its player counts, end sentences and their fact words), once each."""
+    # imported here, not at the top: every renderer imports this module
     from engines import GAMES
+    from render import common, replay
+    from render.games import RENDERERS
     out: dict[str, None] = {}
-    for name in RENDERERS:
-        out.update(dict.fromkeys(importlib.import_module(f"render.{name}").TEXTS))
+    for texts in (common.TEXTS, *(renderer.TEXTS for renderer in RENDERERS.values()), replay.TEXTS):
+        out.update(dict.fromkeys(texts))
     for game in GAMES.values():
         out.update(dict.fromkeys(seat for n in game.player_counts for seat in game.seat_names(n)))
         out.update(dict.fromkeys(game.terminations.values()))

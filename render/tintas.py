@@ -502,9 +502,9 @@ def _static_in(end_lines: int, lang: str) -> Image.Image:
 
 # --- Drawing ---------------------------------------------------------------------------------------------
 
-def draw(state: State, last_turn: Sequence[str] | None = None, names: Sequence[str] | None = None,
+def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | None = None,
          previous: State | None = None) -> Image.Image:
-    """The board image of a Tintas ``state`` (see the module docstring)."""
+    """The board image of a Tintas ``state`` (see the module docstring; the contract: ``render.games.Renderer``)."""
     cells, pawn, holdings, _, _ = parse(state.encode())
     names = _names(names)
     moves = list(last_turn or ())

@@ -19,7 +19,7 @@ from bot.discord.locales import LocaleMemory
 from bot.discord.post import Poster
 from bot.discord.translator import CatalogTranslator
 from bot.discord.views import DYNAMIC_ITEMS
-from bot.dispatcher import Dispatcher
+from bot.dispatcher import Dispatcher, Routes
 from bot.health import Probe, Readiness
 from bot.i18n import _, board_texts, speaking
 from bot.model import shown
@@ -126,13 +126,14 @@ class GameBot(discord.Client):
         self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS, *guide.DYNAMIC_ITEMS, *picker.DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogTranslator())   # German command names etc. (bot/locale)
         self._scheduler = Scheduler(self.services)
-        self._dispatcher = Dispatcher(self.services, self.poster.deliver)
         self._renders = await asyncio.to_thread(RenderPool, self.render_processes, board_texts())
         pool = None
         if self.ai_processes != 0:
             from ai.pool import AIPool
             pool = await asyncio.to_thread(AIPool, self.ai_processes)   # spawning workers takes a moment
         self._ai = AIPlayer(self.services, pool)
+        # fails here, naming them, if a kind of announcement has no handler (the bot's turn is the AI's)
+        self._dispatcher = Dispatcher(self.services, Routes(self.poster, workers=self._ai.workers))
         if self.run_background:   # both catch up at once on whatever fell due while the bot was down
             self._scheduler.start()
             self._dispatcher.start()

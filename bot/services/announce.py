@@ -1,38 +1,218 @@
-"""What a change must announce, as outbox rows (written by the services in the change's own transaction).
+"""What a change must announce: one type per kind, written as outbox rows in the change's own transaction.
 
-Kinds, and what the dispatcher's deliverer does with each:
-- ``card``: post the challenge card (``event`` 'open') or bring it up to date ('update');
-- ``board``: post the board at ``ply`` as a new message, pinging whoever must act ('start', 'turn', 'result');
-- ``bot_turn``: the bot's seat is to move at ``ply``: search and submit its turn;
-- ``reminder``: remind the player to move at ``ply`` that the deadline is near;
-- ``reply``: complete the interaction that asked (its token lives 15 minutes);
-- ``dm``: a direct message to one player who chose them;
-- ``replay``: a finished match's whole game as an animation, in its own message after the result (written by
-  the front end with the result's mark, so the result never waits for it nor fails with it).
+Each kind is a frozen dataclass registered under its kind string (``KINDS``): ``to_payload`` writes it as the
+row's JSON payload and ``from_payload`` reads it back, so rows keep the kind strings and payload keys they
+always had. A field without a default is always written; an optional one (default None) only when set.
+Every front end declares a handler per kind, checked at start-up (``bot.dispatcher.Routes``); the bot's own
+turn is done beside the dispatcher, not by a front end.
+
+- ``Card``: post the challenge card (``event`` 'open') or bring it up to date ('update');
+- ``BoardPost``: post the board at ``ply`` as a new message, pinging whoever must act ('start', 'turn',
+  'takeback', 'result');
+- ``BotTurn``: the bot's seat is to move at ``ply``: search and submit its turn;
+- ``Reminder``: remind the player to move at ``ply`` that the deadline is near;
+- ``Reply``: complete the interaction that asked (its token lives 15 minutes: the row expires);
+- ``Dm``: a direct message to one player who chose them;
+- ``ReplayPost``: a finished match's whole game as an animation, in its own message after the result (a
+  follow-up of the result's delivery, so the result never waits for it nor fails with it);
+- ``DrawProposal``, ``TakebackProposal``: a proposal made ('offer', 'request') or declined;
+- ``AwayNotice``: a player is away until ``until``, or back (None);
+- ``Digest``: the daily list of the matches awaiting a player;
+- ``Hint``: a player used a hint.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Generic, TypeVar
 
 from bot.model import Match
-from bot.store.rows import Announcement
+
+N = TypeVar("N", bound="Notice")
+K = TypeVar("K", bound=type["Notice"])
+
+KINDS: dict[str, type[Notice]] = {}     # kind string (the outbox's ``kind`` column) -> its type
 
 
-def board(match: Match, event: str, **fields: Any) -> Announcement:
-    return Announcement("board", {"event": event, "ply": match.ply, "turns": match.row.whole_turns, **fields})
+def kind(name: str) -> Callable[[K], K]:
+    """Register a notice type under its kind string (once: a kind string names one type)."""
+    def register(cls: K) -> K:
+        if name in KINDS:
+            raise ValueError(f"the announcement kind {name!r} is registered twice")
+        cls.kind = name
+        KINDS[name] = cls
+        return cls
+    return register
 
 
-def bot_turn(match: Match) -> list[Announcement]:
+@dataclass(frozen=True)
+class Notice:
+    """Something to tell; a subclass per kind, its fields the payload."""
+    kind: ClassVar[str]
+    renamed: ClassVar[Mapping[str, str]] = {}   # field -> its payload key, where the two differ
+    expires_at: str | None = field(default=None, kw_only=True)   # the row's column, not its payload
+
+    def to_payload(self) -> dict[str, Any]:
+        """The JSON-safe payload: every field without a default, and each optional one that is set."""
+        payload: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "expires_at" or value is None and f.default is None:
+                continue
+            payload[self.renamed.get(f.name, f.name)] = list(value) if isinstance(value, tuple) else value
+        return payload
+
+    @classmethod
+    def from_payload(cls: type[N], payload: Mapping[str, Any], *, expires_at: str | None = None) -> N:
+        """The notice a row holds; keys it does not know (a newer version's) are left aside. Raises TypeError
+        when a required key is missing."""
+        keys = {cls.renamed.get(f.name, f.name): f.name for f in fields(cls) if f.name != "expires_at"}
+        values = {keys[k]: tuple(v) if isinstance(v, list) else v for k, v in payload.items() if k in keys}
+        return cls(**values, expires_at=expires_at)
+
+
+@kind("card")
+@dataclass(frozen=True)
+class Card(Notice):
+    event: str                  # 'open' | 'update'
+
+
+@kind("board")
+@dataclass(frozen=True)
+class BoardPost(Notice):
+    event: str                  # 'start' | 'turn' | 'takeback' | 'result'
+    ply: int
+    turns: int | None = None    # whole turns played by then (the caption of a board delivered late)
+    seat: int | None = None     # 'turn': who played it
+    record: str | None = None   # 'turn': the turn as written in the record
+    pending: str | None = None  # 'turn': what the player must still do, '' when the turn passed
+    by: int | None = None       # 'takeback': who asked for it
+    undone: int | None = None   # 'takeback': how many moves were undone
+    from_ply: int | None = None   # the ply before the turn (or takeback): where its last turn starts
+
+
+@kind("bot_turn")
+@dataclass(frozen=True)
+class BotTurn(Notice):
+    ply: int
+
+
+@kind("reminder")
+@dataclass(frozen=True)
+class Reminder(Notice):
+    ply: int
+
+
+@kind("reply")
+@dataclass(frozen=True)
+class Reply(Notice):
+    token: str                  # the interaction's (a credential: the outbox blanks it once done)
+    application_id: int
+    text: str
+    link: str | None = None     # 'board' | 'card': what the reply links once it is posted
+    language: str | None = None   # the asker's
+
+
+@kind("dm")
+@dataclass(frozen=True)
+class Dm(Notice):
+    user_id: int
+    text: str                   # in the reader's language
+    fallback: str = ""          # a mention in the match's channel says this when DMs are closed
+
+
+@kind("replay")
+@dataclass(frozen=True)
+class ReplayPost(Notice):
+    ply: int
+
+
+@dataclass(frozen=True)
+class Proposal(Notice):
+    """A proposal every other player must accept, made (``event`` 'offer' / 'request') or 'declined'."""
+    event: str
+    ply: int
+    by: int                         # who made it, or who declined it
+    proposer: int | None = None     # 'declined': who had made it (its payload key is the kind's own)
+
+
+@kind("draw")
+@dataclass(frozen=True)
+class DrawProposal(Proposal):
+    renamed = {"proposer": "offerer"}
+
+
+@kind("takeback")
+@dataclass(frozen=True)
+class TakebackProposal(Proposal):
+    renamed = {"proposer": "requester"}
+
+
+@kind("away")
+@dataclass(frozen=True)
+class AwayNotice(Notice):
+    user_id: int
+    until: str | None           # ISO time the player is away until; None: they are back
+
+
+@kind("digest")
+@dataclass(frozen=True)
+class Digest(Notice):
+    user_id: int
+    matches: tuple[int, ...]    # the matches awaiting the player, nearest deadline first
+
+
+@kind("hint")
+@dataclass(frozen=True)
+class Hint(Notice):
+    ply: int
+    by: int
+
+
+# ---- what the services write -------------------------------------------------------------------------------------
+
+def board(match: Match, event: str, *, seat: int | None = None, record: str | None = None,
+          pending: str | None = None, by: int | None = None, undone: int | None = None,
+          from_ply: int | None = None) -> BoardPost:
+    return BoardPost(event, match.ply, match.row.whole_turns, seat=seat, record=record, pending=pending, by=by,
+                     undone=undone, from_ply=from_ply)
+
+
+def bot_turn(match: Match) -> list[BotTurn]:
     """A bot-turn row when one of the bot's seats is to move."""
-    return [Announcement("bot_turn", {"ply": match.ply})] if match.ai_to_move is not None else []
+    return [BotTurn(match.ply)] if match.ai_to_move is not None else []
 
 
-def start_announcements(match: Match) -> list[Announcement]:
+def start_announcements(match: Match) -> list[Notice]:
     return [board(match, "start"), *bot_turn(match)]
 
 
-def reply(token: str, application_id: int, text: str, *, expires_at: str) -> Announcement:
-    """Complete a deferred interaction (the 'thinking…' message) with ``text`` and a link to what was posted."""
-    return Announcement("reply", {"token": token, "application_id": application_id, "text": text},
-                        expires_at=expires_at)
+# ---- what a delivery reports ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Outgoing(Generic[N]):
+    """One outbox row to deliver, its notice typed."""
+    row_id: int
+    match_id: int
+    notice: N
+
+
+@dataclass(frozen=True)
+class Remember:
+    """What a delivery must remember of what it posted, written with its done-mark (one transaction)."""
+    board_message_id: int | None = None   # the match's latest board
+    card_message_id: int | None = None    # the match's challenge card
+    channel_id: int | None = None         # the match moved to this channel (its own thread)
+
+
+@dataclass(frozen=True)
+class Delivered:
+    result: str = "sent"                   # or 'skipped: why'
+    message_id: int | None = None
+    follow_ups: list[Notice] = field(default_factory=list)   # more to tell, written with the mark
+    remember: Remember = Remember()
+
+
+Handler = Callable[[Outgoing[Any]], Awaitable[Delivered]]
+Handlers = Mapping[type[Notice], Handler]

@@ -18,10 +18,10 @@ from datetime import datetime, timedelta
 
 from bot.i18n import T
 from bot.model import BadInput, NotAllowed, shown
+from bot.services.announce import AwayNotice
 from bot.services.context import Context, iso
 from bot.store.away import AwayPeriod
 from bot.store.db import Tx
-from bot.store.rows import Announcement
 
 DEFAULT_AWAY_ALLOWANCE_DAYS = 30          # days of time away per year unless the server's admins set another
 ALLOWANCE_WINDOW = timedelta(days=365)    # "per year": a rolling window, not the calendar year
@@ -142,7 +142,7 @@ class Away:
         moved = await store.shift_clocks(tx, guild_id, user_id, end - (current.ends_at if current else now),
                                          iso(now))
         matches = await store.timed_matches(tx, guild_id, user_id)
-        notice = Announcement("away", {"user_id": user_id, "until": iso(end) if days else None})
+        notice = AwayNotice(user_id, iso(end) if days else None)
         for match_id in matches:
             await self.ctx.outbox.add(tx, match_id, [notice], now=iso(now))
         status = await self._status(tx, guild_id, user_id)

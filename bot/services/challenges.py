@@ -13,11 +13,11 @@ from datetime import timedelta
 
 from bot.i18n import Either, T
 from bot.model import AI_LEVELS, Match, NotAllowed, NotFound, Person, StalePosition, ai_people
-from bot.services.announce import start_announcements
+from bot.services.announce import Card, Notice, start_announcements
 from bot.services.context import Context
 from bot.services.queries import Queries
 from bot.store.db import Tx
-from bot.store.rows import Announcement, Start
+from bot.store.rows import Start
 from engines import GAMES
 
 CHALLENGE_LIFETIME = timedelta(days=1)   # an unanswered challenge expires then
@@ -40,7 +40,7 @@ class Challenges:
     async def challenge(self, game_key: str, *, guild_id: int, channel_id: int, challenger: Person,
                         opponents: Sequence[Person], variant: str | None = None, partner: Person | None = None,
                         days_per_move: int | None = None, parent_channel_id: int | None = None,
-                        rematch_of: Match | None = None, reply: Announcement | None = None,
+                        rematch_of: Match | None = None, reply: Notice | None = None,
                         players: int | None = None) -> Match:
         """Open a challenge (and start it at once when only the bot was challenged).
 
@@ -128,12 +128,12 @@ class Challenges:
                 people=[(p.user_id, p.name, team_of.get(p.user_id), preset.get(p.user_id), p.ai_level)
                         for p in people])
             match = await self._read(tx, match_id)
-            told: list[Announcement] = []
+            told: list[Notice] = []
             if all(p.accepted for p in match.participants) and not open_seats:   # only the bot: it accepts at once
                 match = await self._start(tx, match)
                 told = start_announcements(match)
             else:
-                told = [Announcement("card", {"event": "open"})]
+                told = [Card("open")]
             if reply is not None:
                 told.append(reply)
             await self.ctx.outbox.add(tx, match_id, told, now=now)
@@ -142,7 +142,7 @@ class Challenges:
 
     async def challenge_bot(self, game_key: str, *, guild_id: int, channel_id: int, player: Person, level: int,
                             bots: int = 1, variant: str | None = None, parent_channel_id: int | None = None,
-                            reply: Announcement | None = None) -> Match:
+                            reply: Notice | None = None) -> Match:
         """A match against the bot, which fills ``bots`` seats (a team-mate first in a team game); created and
         started in one transaction."""
         game = GAMES.get(game_key)
@@ -162,7 +162,7 @@ class Challenges:
                                     parent_channel_id=parent_channel_id, reply=reply)
 
     async def rematch(self, match_id: int, person: Person, *, guild_id: int,
-                      reply: Announcement | None = None) -> Match:
+                      reply: Notice | None = None) -> Match:
         """The same players again, seats rotated; the one who asks is the challenger. Once per match."""
         old = await self.queries.get(match_id, position=False)
         if old.row.guild_id != guild_id:
@@ -240,7 +240,7 @@ class Challenges:
         taken and every invited player has accepted (with its start announcements), in the caller's transaction."""
         started = await self.ctx.matches.everyone_accepted(tx, match_id)
         match = await self._read(tx, match_id)
-        told = [Announcement("card", {"event": "update"})]
+        told: list[Notice] = [Card("update")]
         if started and not match.row.open_seats:
             match = await self._start(tx, match)
             told += start_announcements(match)
@@ -266,7 +266,7 @@ class Challenges:
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.expire_challenge(tx, match_id, now=now):
                 return None
-            await self.ctx.outbox.add(tx, match_id, [Announcement("card", {"event": "update"})], now=now)
+            await self.ctx.outbox.add(tx, match_id, [Card("update")], now=now)
             match = await self._read(tx, match_id)
         self.ctx.events.announcements.emit(match_id)
         return match
@@ -285,7 +285,7 @@ class Challenges:
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.close_challenge(tx, match_id, status, now=now):
                 raise StalePosition(T("This challenge was answered in the meantime."))
-            await self.ctx.outbox.add(tx, match_id, [Announcement("card", {"event": "update"})], now=now)
+            await self.ctx.outbox.add(tx, match_id, [Card("update")], now=now)
             match = await self._read(tx, match_id)
         self._after(match)
         return match

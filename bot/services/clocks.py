@@ -9,11 +9,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.model import Match, StalePosition
+from bot.services.announce import Reminder
 from bot.services.challenges import Challenges
 from bot.services.context import Context
 from bot.services.play import Play, side_of, standing
 from bot.services.queries import Queries
-from bot.store.rows import Announcement, Result
+from bot.store.rows import Result
 
 DUE_BATCH = 200          # matches of each kind handled per scheduler pass
 
@@ -42,7 +43,7 @@ class Clocks:
             if not await self.ctx.matches.clear_reminder(tx, match_id, now=now):
                 return None
             match = Match(*await self.ctx.matches.read(tx, match_id))
-            await self.ctx.outbox.add(tx, match_id, [Announcement("reminder", {"ply": match.ply})], now=now)
+            await self.ctx.outbox.add(tx, match_id, [Reminder(match.ply)], now=now)
         self.ctx.events.announcements.emit(match_id)
         return match
 

@@ -16,9 +16,9 @@ from functools import lru_cache
 
 from bot.i18n import T
 from bot.model import BadInput, shown
+from bot.services.announce import Digest
 from bot.services.context import Context, iso
 from bot.store.db import Tx
-from bot.store.rows import Announcement
 
 DEFAULT_DIGEST_HOUR = 8          # local time, when a player chooses the digest without an hour
 DEFAULT_TIMEZONE = "UTC"
@@ -133,8 +133,7 @@ class Digests:
                 return None
             ids = await self.ctx.digests.their_turn(tx, user_id)
             if ids:
-                await self.ctx.outbox.add(tx, ids[0], [Announcement("digest", {"user_id": user_id, "matches": ids})],
-                                          now=iso(now))
+                await self.ctx.outbox.add(tx, ids[0], [Digest(user_id, tuple(ids))], now=iso(now))
         self.ctx.events.deadline_set.emit(following)
         if ids:
             self.ctx.events.announcements.emit(ids[0])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.i18n import T
 from bot.model import Match, NotAllowed, StalePosition
+from bot.services.announce import DrawProposal
 from bot.services.play import check_active
 from bot.services.proposals import Proposals, ProposalTexts
 from bot.store.db import Tx
@@ -17,7 +18,7 @@ from bot.store.rows import Result
 
 
 class Draws(Proposals[None]):
-    kind, opened, proposer_key = "draw", "offer", "offerer"
+    kind, opened, notice = "draw", "offer", DrawProposal
     texts = ProposalTexts(
         only_players=T("Only the players of this match can answer a draw offer."),
         own=T("You made this offer; the others answer it."),

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from bot.i18n import T
 from bot.model import Match, NotAllowed, StalePosition
+from bot.services.announce import Hint
 from bot.services.context import Context
 from bot.services.play import check_active
-from bot.store.rows import Announcement
 
 HINT_ACTION = "hint"     # the match_events action of a hint
 
@@ -59,8 +59,7 @@ class Hints:
             await self.ctx.matches.log_event(tx, match.id, now=now, actor_id=user_id, action=HINT_ACTION,
                                              detail=detail)
             if others:
-                await self.ctx.outbox.add(tx, match.id, [Announcement("hint", {"ply": match.ply, "by": user_id})],
-                                          now=now)
+                await self.ctx.outbox.add(tx, match.id, [Hint(match.ply, user_id)], now=now)
         if others:
             self.ctx.events.announcements.emit(match.id)
         return True

@@ -19,7 +19,7 @@ from bot.services.context import Context
 from bot.services.queries import Queries
 from bot.store.db import Tx
 from bot.store.matches import NewTurn
-from bot.store.rows import Announcement, Result
+from bot.store.rows import Result
 from engines import IllegalMove, State
 from engines.base import rank_seats, turn_cap_outcome
 
@@ -39,7 +39,7 @@ class Play:
         self.queries = queries
 
     async def submit_turn(self, match: Match | int, user_id: int, text: str | Sequence[str], *, guild_id: int,
-                          expected_ply: int | None = None, told: Sequence[Announcement] = (),
+                          expected_ply: int | None = None, told: Sequence[announce.Notice] = (),
                           completes: int | None = None) -> TurnResult:
         """Play a whole submission (all moves or none) and store it in one guarded transaction.
 

@@ -19,11 +19,11 @@ from typing import ClassVar, Generic, TypeVar
 
 from bot.i18n import T
 from bot.model import Match, NotAllowed, StalePosition
+from bot.services.announce import Proposal
 from bot.services.context import Context
 from bot.services.play import Play, check_active
 from bot.services.queries import Queries
 from bot.store.db import Tx
-from bot.store.rows import Announcement
 
 Plan = TypeVar("Plan")     # what accepting needs prepared before its transaction (a takeback: the undo)
 
@@ -41,7 +41,7 @@ class ProposalTexts:
 class Proposals(ABC, Generic[Plan]):
     kind: ClassVar[str]            # proposals.kind
     opened: ClassVar[str]          # the event of the announcement that makes it ('offer', 'request')
-    proposer_key: ClassVar[str]    # the decline's announcement names the proposer under this key
+    notice: ClassVar[type[Proposal]]   # what announces it (made and declined)
     texts: ClassVar[ProposalTexts]
 
     def __init__(self, ctx: Context, queries: Queries, play: Play):
@@ -78,8 +78,7 @@ class Proposals(ABC, Generic[Plan]):
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.propose(tx, match.id, self.kind, ply=match.ply, user_id=user_id, now=now):
                 raise StalePosition(T("The position changed in the meantime; look at the board again."))
-            await self.ctx.outbox.add(tx, match.id, [Announcement(self.kind, {"event": self.opened, "ply": match.ply,
-                                                                             "by": user_id})], now=now)
+            await self.ctx.outbox.add(tx, match.id, [self.notice(self.opened, match.ply, user_id)], now=now)
             match = Match(*await self.ctx.matches.read(tx, match.id))
         self.ctx.events.announcements.emit(match.id)
         return match
@@ -105,8 +104,7 @@ class Proposals(ABC, Generic[Plan]):
         async with self.ctx.db.transaction() as tx:
             if not await self.ctx.matches.decide(tx, match.id, self.kind, ply=match.ply, status="declined", now=now):
                 raise StalePosition(self.texts.closed)
-            await self.ctx.outbox.add(tx, match.id, [Announcement(self.kind, {
-                "event": "declined", "ply": match.ply, "by": user_id, self.proposer_key: proposer})], now=now)
+            await self.ctx.outbox.add(tx, match.id, [self.notice("declined", match.ply, user_id, proposer)], now=now)
             match = Match(*await self.ctx.matches.read(tx, match.id))
         self.ctx.events.announcements.emit(match.id)
         return match

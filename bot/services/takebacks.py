@@ -23,6 +23,7 @@ from bot import history
 from bot.i18n import T
 from bot.model import Match, NotAllowed, StalePosition
 from bot.services import announce
+from bot.services.announce import TakebackProposal
 from bot.services.play import check_active
 from bot.services.proposals import Proposals, ProposalTexts
 from bot.store.db import Tx
@@ -45,7 +46,7 @@ def runs(moves: list[MoveRow]) -> list[list[MoveRow]]:
 
 
 class Takebacks(Proposals[Undo]):
-    kind, opened, proposer_key = "takeback", "request", "requester"
+    kind, opened, notice = "takeback", "request", TakebackProposal
     texts = ProposalTexts(
         only_players=T("Only the players of this match can answer a takeback request."),
         own=T("You asked for this takeback; the others answer it."),

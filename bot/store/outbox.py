@@ -8,14 +8,26 @@ happened. All rows of one match are claimed together and delivered in order.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from bot.store.db import Database, Tx
-from bot.store.rows import Announcement, OutboxRow
+from bot.store.rows import OutboxRow
 
 COLUMNS = "id, match_id, kind, payload, created_at, due_at, expires_at, attempts"
 CANDIDATES = 4     # matches looked at per match claimed: those another claimer holds are skipped, not waited for
 CLAIM_TRIES = 5    # looks again when every match seen was claimed by another in the meantime
+
+
+class Told(Protocol):
+    """What a row is written from: a typed notice (``bot.services.announce``), or a raw ``rows.Announcement``."""
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def expires_at(self) -> str | None: ...
+
+    def to_payload(self) -> Mapping[str, Any]: ...
 
 
 def _row(r) -> OutboxRow:
@@ -26,13 +38,13 @@ class OutboxStore:
     def __init__(self, db: Database):
         self.db = db
 
-    async def add(self, tx: Tx, match_id: int, items: Sequence[Announcement], *, now: str) -> list[int]:
+    async def add(self, tx: Tx, match_id: int, items: Sequence[Told], *, now: str) -> list[int]:
         ids = []
         for item in items:
             ids.append(await tx.insert(
                 "INSERT INTO outbox (match_id, kind, payload, created_at, due_at, expires_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, item.kind, json.dumps(dict(item.payload), sort_keys=True), now, now, item.expires_at)))
+                (match_id, item.kind, json.dumps(dict(item.to_payload()), sort_keys=True), now, now, item.expires_at)))
         return ids
 
     async def claim(self, *, now: str, until: str, owner: str, match_id: int | None = None,

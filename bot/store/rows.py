@@ -137,10 +137,13 @@ class RatingChange:
 
 @dataclass(frozen=True)
 class Announcement:
-    """A row of the outbox: something to tell, written with the change that causes it."""
-    kind: str                      # 'board', 'card', 'reminder', 'bot_turn', 'reply', 'dm'
+    """A raw row of the outbox, any kind and payload (the services write typed ones: bot.services.announce)."""
+    kind: str
     payload: Mapping[str, Any] = field(default_factory=dict)
     expires_at: str | None = None  # pointless after this (an interaction token lives 15 minutes)
+
+    def to_payload(self) -> Mapping[str, Any]:
+        return self.payload
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@
     python -m tests.bot.crash_driver DB JOURNAL SCENARIO recover   # a restart: deliver what is pending, report
 
 Announcements go to a journal file instead of Discord, one JSON line per post, each keyed by its outbox row's
-nonce; a repeated nonce is answered without a second line, as Discord does for ``enforce_nonce``. The bot's
-turns are played by the real ``AIPlayer`` (in a thread). ``recover`` prints a JSON summary on its last line.
+nonce; a repeated nonce is answered without a second line, as Discord does for ``enforce_nonce``. The journal
+is a front end like Discord's (``Routes``); the bot's turns are played by the dispatcher's worker, the real
+``AIPlayer`` (in a thread). ``recover`` prints a JSON summary on its last line.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ import sys
 from pathlib import Path
 
 from bot.ai_player import AIPlayer
-from bot.dispatcher import Delivered, Dispatcher
+from bot.dispatcher import Delivered, Dispatcher, Routes
 from bot.model import Person
 from bot.services import Services
+from bot.services.announce import KINDS, BotTurn, Handler, Handlers, Outgoing, Reply
 from bot.services.play import play_turn
 from bot.store import Database
 from bot.store.matches import MatchStore
 from bot.store.ratings import RatingStore
-from bot.store.rows import OutboxRow
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB = Person(11, "Ann"), Person(12, "Bob")
@@ -42,6 +43,7 @@ def die() -> None:
 
 class Journal:
     """Where posts go: an append-only file, deduplicated by nonce like Discord's enforce_nonce."""
+    name = "the journal"
 
     def __init__(self, path: Path, ai: AIPlayer):
         self.path = path
@@ -54,18 +56,23 @@ class Journal:
             return []
         return [json.loads(line) for line in self.path.read_text().splitlines() if line.strip()]
 
-    async def deliver(self, row: OutboxRow) -> Delivered:
-        if row.kind == "bot_turn":
-            result = await self.ai.play(row.match_id, ply=int(row.payload["ply"]), completes=row.id)
-            return Delivered("played" if result else "skipped: the match moved on")
+    @property
+    def handlers(self) -> Handlers:
+        return {cls: self.post for cls in KINDS.values() if cls is not BotTurn}
+
+    async def perform(self, outgoing: Outgoing, handler: Handler) -> Delivered:
+        return await handler(outgoing)
+
+    async def post(self, outgoing: Outgoing) -> Delivered:
         if self.hold:
-            self.path.with_suffix(HOLDING).write_text(str(row.id))
+            self.path.with_suffix(HOLDING).write_text(str(outgoing.row_id))
             await asyncio.Event().wait()
-        nonce = f"ob{row.id}"
+        nonce = f"ob{outgoing.row_id}"
         if any(line["nonce"] == nonce for line in self.lines()):
             return Delivered("sent")            # the post was made before a crash: Discord returns it again
-        entry = {"nonce": nonce, "row": row.id, "kind": row.kind, "match": row.match_id,
-                 "event": row.payload.get("event"), "ply": row.payload.get("ply")}
+        notice = outgoing.notice
+        entry = {"nonce": nonce, "row": outgoing.row_id, "kind": notice.kind, "match": outgoing.match_id,
+                 "event": getattr(notice, "event", None), "ply": getattr(notice, "ply", None)}
         with self.path.open("a") as f:
             f.write(json.dumps(entry) + "\n")
             f.flush()
@@ -130,8 +137,7 @@ async def run(services: Services, journal: Journal, dispatcher: Dispatcher, scen
         journal.hold = True
     else:
         journal.die_after_post = True
-    from bot.services import announce
-    reply = announce.reply("token", 1, "✅ Move played.", expires_at="9999-01-01T00:00:00+00:00")
+    reply = Reply("token", 1, "✅ Move played.", expires_at="9999-01-01T00:00:00+00:00")
     await services.play.submit_turn(match, mover.user_id, match.position.legal_moves()[0], guild_id=GUILD,
                                     told=[reply])
     await dispatcher.deliver_pending()
@@ -174,7 +180,7 @@ async def main(db_path: str, journal_path: str, scenario: str, phase: str) -> in
     services = Services(db)
     ai = AIPlayer(services)
     journal = Journal(Path(journal_path), ai)
-    dispatcher = Dispatcher(services, journal.deliver)
+    dispatcher = Dispatcher(services, Routes(journal, workers=ai.workers))
     try:
         if phase == "run":
             await run(services, journal, dispatcher, scenario)

@@ -19,9 +19,8 @@ from pathlib import Path
 from bot.__main__ import serve
 from bot.config import load_config
 from bot.discord.client import make_bot
-from bot.dispatcher import Delivered
 from bot.model import Person
-from bot.store.rows import OutboxRow
+from bot.services.announce import Delivered, Handler, Outgoing
 
 GUILD, CHANNEL = 1, 10
 ANN = Person(11, "Ann")
@@ -33,15 +32,13 @@ async def main(db_path: str, journal_path: str, port: str) -> int:
     bot = make_bot(config, sync_commands=False, render_processes=1)   # the AI pool as in production
     journal = Path(journal_path)
 
-    async def deliver(row: OutboxRow) -> Delivered:
-        if row.kind == "bot_turn":
-            result = await bot.ai.play(row.match_id, ply=int(row.payload["ply"]), completes=row.id)
-            return Delivered("played" if result else "skipped: the match moved on")
+    async def perform(outgoing: Outgoing, handler: Handler) -> Delivered:   # a journal line instead of a post
         with journal.open("a") as f:
-            f.write(json.dumps({"row": row.id, "kind": row.kind, "match": row.match_id}) + "\n")
+            f.write(json.dumps({"row": outgoing.row_id, "kind": outgoing.notice.kind, "match": outgoing.match_id})
+                    + "\n")
         return Delivered("sent")
 
-    bot.poster.deliver = deliver  # type: ignore[method-assign]
+    bot.poster.perform = perform  # type: ignore[method-assign]   # the bot's turns: the dispatcher's AI worker
     gateway = asyncio.Event()
     bot.readiness.add("discord", lambda: gateway.is_set() and not bot.stopping)
 

@@ -14,14 +14,9 @@ import pytest
 from PIL import Image
 
 from bot import metrics
-from bot.discord.post import (
-    BOARD_NOT_POSTED,
-    BOARD_PENDING,
-    BOARD_TOO_LARGE,
-    REPLAY_REFUSED,
-    REPLAY_TOO_LONG,
-    ReplayCache,
-)
+from bot.discord.posts.boards import BOARD_TOO_LARGE
+from bot.discord.posts.replays import REPLAY_REFUSED, REPLAY_TOO_LONG, ReplayCache
+from bot.discord.posts.replies import BOARD_NOT_POSTED, BOARD_PENDING
 from bot.dispatcher import MAX_ATTEMPTS, Delivered, Dispatcher, PermanentFailure
 from bot.store.rows import OutboxRow
 from tests.bot.discord_harness import FakeDiscord, _http_error

@@ -112,3 +112,17 @@ async def test_the_terminal_names_players_and_offers_its_own_moves_list(tmp_path
     assert "Ann: R0 O0" in out and "Bob: R0 O0" in out     # the text board names the people at the keyboard
     assert {p.rstrip("> ") for p in prompts if p.endswith("> ")} <= {"Ann", "Bob"}
     assert prompts[1] == "Ann, pick 1-9 (b back, c cancel): "
+
+
+async def test_the_terminal_says_the_bot_is_thinking_before_it_plays(tmp_path):
+    """The bot's turn is the dispatcher's worker, not the terminal's; the terminal still says it is coming."""
+    lines: list[str] = []
+
+    def read(prompt: str) -> str:
+        return "resign" if any("Bot (level 1) played" in line for line in lines) else "E4"
+
+    assert await play_in_terminal("tintas", seed=2, out_dir=str(tmp_path), bots=1, level=1, read=read,
+                                  write=lines.append) == 0
+    thinking = [i for i, line in enumerate(lines) if line == "Bot (level 1) is thinking…"]
+    played = [i for i, line in enumerate(lines) if "Bot (level 1) played" in line]
+    assert thinking and played and thinking[0] < played[0]

@@ -4,6 +4,8 @@ cannot, taken over from a process that died; the scheduler beside it never dies.
 from __future__ import annotations
 
 import asyncio
+import json
+from datetime import timedelta
 
 import pytest
 
@@ -11,6 +13,7 @@ from bot.dispatcher import MAX_ATTEMPTS, RETRY_DELAYS, Delivered, Dispatcher, Pe
 from bot.model import Person
 from bot.scheduler import Scheduler
 from bot.services import Services
+from bot.services.announce import Dm, Remember
 from bot.store import Database
 from bot.store.rows import Announcement, OutboxRow
 from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, GUILD
@@ -268,3 +271,39 @@ async def test_an_interaction_token_is_forgotten_once_its_reply_is_done(services
     await dispatcher.deliver_pending()
     rows = await db.fetchall("SELECT payload FROM outbox WHERE kind = 'reply'")
     assert rows and all("secret-token" not in r[0] for r in rows)
+
+
+async def test_a_delivery_whose_claim_was_taken_over_writes_neither_its_follow_ups_nor_what_it_posted(
+        db_path, services, clock):
+    """A slow delivery outlives its lease: another process takes the row over, posts and marks it. The slow one's
+    mark is then refused, and with it the message id it would remember and its follow-ups: they are the new
+    owner's, written once."""
+    match = await started(services)
+    other_db = await Database.open(db_path)
+    try:
+        other = Services(other_db, clock=clock)
+        reached, go_on = asyncio.Event(), asyncio.Event()
+
+        def posting(message_id: int, slow: bool):
+            async def deliver(row: OutboxRow) -> Delivered:
+                if row.kind != "board":
+                    return Delivered("sent")
+                if slow:
+                    reached.set()
+                    await go_on.wait()
+                return Delivered("sent", message_id, [Dm(ANN.user_id, f"posted as {message_id}")],
+                                 Remember(board_message_id=message_id))
+            return deliver
+        lease = timedelta(minutes=10)
+        slow = asyncio.create_task(Dispatcher(services, posting(1, True), owner="slow", lease=lease)
+                                   .deliver_pending(match.id))
+        await asyncio.wait_for(reached.wait(), timeout=30)
+        clock.advance(minutes=11)                                   # the slow one's lease ran out
+        await Dispatcher(other, posting(2, False), owner="next", lease=lease).deliver_pending(match.id)
+        go_on.set()
+        await asyncio.wait_for(slow, timeout=30)
+        dms = await services.db.fetchall("SELECT payload FROM outbox WHERE kind = 'dm'")
+        assert [json.loads(p)["text"] for (p,) in dms] == ["posted as 2"]
+        assert (await services.queries.get(match.id, position=False)).row.board_message_id == 2
+    finally:
+        await other_db.close()

@@ -93,3 +93,7 @@ async def test_a_draw_at_unequal_scores_is_rated_as_a_draw(services, monkeypatch
                                    event=None)
     assert {c.outcome for c in done.rating_changes} == {"draw"}
     assert abs(done.rating_changes[0].mu_after - done.rating_changes[1].mu_after) < 1e-9
+
+
+def test_every_service_sentence_has_its_termination():
+    assert {kind.value for kind in wording.ServiceTermination} == set(wording.SERVICE_TERMINATIONS)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import types
+
 import pytest
 
+from ai.policies import POLICIES
 from bot.registry import RegistryError, check_games
 from engines import GAMES
+from engines.base import Termination
+from render.games import RENDERERS
 
 
 def test_the_registered_games_pass_the_start_up_check():
@@ -31,6 +36,87 @@ def test_a_game_key_that_cannot_be_a_command_fails_early(key, message):
     game.key = key
     with pytest.raises(RegistryError, match=message):
         check_games({key: game}, taken=["matches"])
+
+
+def fake_renderer(**members) -> types.ModuleType:
+    """A game's renderer module as a new game might write it: Tintas's members, but those given."""
+    module = types.ModuleType("render.hexa")
+    for name in ("TEXTS", "draw", "palette"):
+        setattr(module, name, getattr(RENDERERS["tintas"], name))
+    for name, value in members.items():
+        if value is None:
+            delattr(module, name)
+        else:
+            setattr(module, name, value)
+    return module
+
+
+def with_hexa(renderer: types.ModuleType) -> tuple[dict, dict]:
+    class Sixth(type(GAMES["tintas"])):
+        key = "hexa"
+        title = "Hexa"
+    return {"hexa": Sixth()}, {"hexa": renderer}
+
+
+def test_a_renderer_that_follows_the_contract_passes():
+    games, renderers = with_hexa(fake_renderer())
+    check_games(games, renderers=renderers, policies={})
+
+
+@pytest.mark.parametrize("member", ["TEXTS", "draw", "palette"])
+def test_a_renderer_missing_a_member_fails_naming_the_game_and_the_member(member):
+    games, renderers = with_hexa(fake_renderer(**{member: None}))
+    with pytest.raises(RegistryError, match=rf"render/hexa.py has no {member} \(see render.games.Renderer\)"):
+        check_games(games, renderers=renderers, policies={})
+
+
+def test_a_renderer_whose_draw_takes_other_arguments_fails_naming_it():
+    def draw(state, last_turn, names):      # the contract's previous state is missing
+        raise AssertionError("never called by the check")
+    games, renderers = with_hexa(fake_renderer(draw=draw))
+    with pytest.raises(RegistryError, match=r"render/hexa.py: draw cannot be called as render.games.Renderer.draw"):
+        check_games(games, renderers=renderers, policies={})
+
+
+def test_a_renderer_whose_texts_are_no_tuple_of_templates_fails():
+    games, renderers = with_hexa(fake_renderer(TEXTS=["{name} to move"]))
+    with pytest.raises(RegistryError, match=r"render/hexa.py: TEXTS is not a tuple of English templates"):
+        check_games(games, renderers=renderers, policies={})
+
+
+def test_a_renderer_or_a_policy_of_no_game_fails_naming_its_list():
+    with pytest.raises(RegistryError, match=r"render.games.RENDERERS lists 'hexa', which is no game"):
+        check_games(GAMES, renderers={**RENDERERS, "hexa": fake_renderer()})
+    with pytest.raises(RegistryError, match=r"ai.policies.POLICIES lists 'hexa', which is no game"):
+        check_games(GAMES, policies={**POLICIES, "hexa": POLICIES["tintas"]})
+
+
+def test_a_policy_that_is_no_policy_fails_naming_the_game():
+    with pytest.raises(RegistryError, match=r"ai/policies/tintas.py: POLICY is a dict, not an ai.policies.Policy"):
+        check_games(GAMES, policies={**POLICIES, "tintas": {"depth_cap": 80}})
+
+
+def test_a_termination_without_its_sentence_fails_naming_the_game_and_the_termination():
+    class Ends(Termination):
+        WON = "won"
+        STUCK = "stuck"
+
+    class Sixth(type(GAMES["tintas"])):
+        key = "tintas"
+        termination_kinds = Ends
+        terminations = {"won": "{winner} won.", "gone": "Everybody left."}
+    with pytest.raises(RegistryError) as raised:
+        check_games({"tintas": Sixth()})
+    assert "game 'tintas' has no sentence in terminations for 'stuck'" in str(raised.value)
+    assert "game 'tintas' words 'gone', which is no member of Ends" in str(raised.value)
+
+
+def test_a_game_without_its_own_termination_enum_fails():
+    class Sixth(type(GAMES["tintas"])):
+        key = "tintas"
+        termination_kinds = Termination
+    with pytest.raises(RegistryError, match=r"game 'tintas' has no Termination enum of its own"):
+        check_games({"tintas": Sixth()})
 
 
 async def test_shutdown_closes_the_database_even_when_a_loop_fails_to_stop(fake, db, monkeypatch):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from engines import GAMES, Outcome, outcome_text, rank_seats, turn_cap_outcome
-from engines.base import TURN_CAP_TERMINATION
+from engines.base import TURN_CAP_TERMINATION, CapTermination, Termination
 
 CASES = [
     pytest.param(key, variant, players, id=f"{key}-{variant or 'default'}-{players}p")
@@ -174,3 +174,31 @@ def test_the_turn_cap_outcome_is_a_draw_with_a_sentence():
     assert outcome_text(game, out, ["Ann", "Bob"]) == "No one completed a tower in 400 turns, so the game is a draw."
     with pytest.raises(ValueError):
         turn_cap_outcome(GAMES["tintas"].new())
+
+
+# --- terminations as enums ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_every_termination_of_a_game_has_its_sentence_and_every_sentence_its_termination(key):
+    """``Game.terminations`` keys are exactly the game's ``Termination`` members (plus a worded turn cap)."""
+    game = GAMES[key]
+    assert issubclass(game.termination_kinds, Termination) and game.termination_kinds is not Termination
+    kinds = {kind.value for kind in game.termination_kinds}
+    assert set(game.terminations) - {TURN_CAP_TERMINATION} == kinds
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_a_finished_game_ends_with_a_member_of_its_own_termination_enum(key):
+    game = GAMES[key]
+    state = game.new(game.player_counts[0])
+    rng = random.Random(7)
+    while not state.is_over:
+        state = state.play(rng.choice(state.legal_moves()))
+    termination = state.outcome().termination
+    assert type(termination) is game.termination_kinds and termination == termination.value
+
+
+def test_the_turn_cap_is_the_services_termination_for_any_game():
+    out = turn_cap_outcome(GAMES["quincala"].new())
+    assert out.termination is CapTermination.TURN_CAP and out.termination == TURN_CAP_TERMINATION

@@ -326,3 +326,32 @@ def test_a_full_tray_keeps_the_name_and_the_status(monkeypatch):
     row = next(line for line in said.lines() if " (White) · to move" in line)
     assert row.startswith("Anna") and "hand" in row and "ledge" in row
     assert rq._runs_width([(row, False, False)], rq.TEXT_SIZE) < rq.WIDTH - 2 * rq.TRAY_MARGIN
+
+
+def test_what_the_mover_owes_is_drawn_from_the_engines_instruction_in_the_post_language():
+    """The board's note is the engine's instruction (template and facts) translated, never its English parsed."""
+    from engines.quincala import INSTRUCTIONS
+    from render.texts import install, speaking
+    owing = GAME.decode(position({"e5": "b1 b3"}, trays=("w5", "b2", "-", "-")))   # Example 4: place first
+    states, seen = [owing, owing.play("w5@c2"), owing.play("w5@c2").play("b2@j4")], set()
+    rng = random.Random(3)
+    while not states[-1].is_over and len(states) < 300:
+        states.append(states[-1].play(rng.choice(states[-1].legal_moves())))
+    table = {template: "«" + template.upper().replace("{PIECES}", "{pieces}").replace("{MOVE}", "{move}") + "»"
+             for template in INSTRUCTIONS}
+    install({"de": table})
+    try:
+        for state in states:
+            found = state.instruction()
+            with speaking("de"):
+                note = rq.pending_note(state)
+            if found is None:
+                assert note == "" and state.pending() == ""
+                continue
+            template, facts = found
+            seen.add(template)
+            assert state.pending() == template.format_map(facts)
+            assert note == table[template].format_map(facts)
+    finally:
+        install(None)
+    assert seen >= {INSTRUCTIONS[0], INSTRUCTIONS[1]}
