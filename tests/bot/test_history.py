@@ -161,6 +161,36 @@ async def test_an_archived_log_gives_every_position_the_live_log_gave(services, 
         assert same(again.state, board.state) and again.last_turn == board.last_turn, ply
 
 
+async def test_boards_delivered_after_the_match_moved_on_show_the_engines_position_at_their_ply(fake):
+    """The Discord poster draws a late board (its ply is no longer the match's) from the one history."""
+    services = fake.client.services
+    rng = random.Random(4)
+    match = await services.challenges.challenge("rincala", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
+                                                opponents=[BOB], days_per_move=0)
+    match = await services.challenges.accept(match.id, BOB, guild_id=GUILD)
+    await fake.client.dispatcher.deliver_pending(match.id)
+    for _ in range(3):                                     # three turns stored, none of their boards posted yet
+        await services.play.submit_turn(match.id, match.to_move_user.user_id, random_turn(match.position, rng),
+                                        guild_id=GUILD)
+        match = await services.queries.get(match.id)
+    drawn: list[tuple[State, State | None, list[str]]] = []
+    board = fake.client.renders.board
+
+    async def drawing(state, **kw):
+        drawn.append((state, kw.get("previous"), list(kw.get("last_turn") or [])))
+        return await board(state, **kw)
+
+    fake.client.renders.board = drawing                    # records what is drawn, draws it too
+    await fake.client.dispatcher.deliver_pending(match.id)
+    log = await services.matches.moves(match.id, with_undone=True)
+    ends = [mv.ply for i, mv in enumerate(log) if i + 1 == len(log) or log[i + 1].seat != mv.seat]
+    assert len(drawn) == len(ends) == 3
+    for (state, previous, last_turn), ply in zip(drawn, ends, strict=True):
+        want, want_previous, want_turn = engine_at("rincala", match.row, log, ply)
+        assert same(state, want) and last_turn == want_turn, ply
+        assert previous is not None and want_previous is not None and same(previous, want_previous), ply
+
+
 def test_the_history_replays_a_log_with_undone_rows_as_the_engine_plays_the_rows_in_force():
     """``history.replay`` plays each row on the position of the rows in force when it was played."""
     rng = random.Random(5)
