@@ -154,10 +154,8 @@ class Dispatcher(WakeableLoop):
     async def release_dead_claims(self) -> int:
         """At start-up: take back the claims of processes of this host that are gone (a crash, a restart)."""
         host = self.owner.split(":")[0] + ":"
-        rows = await self.services.db.fetchall(
-            "SELECT DISTINCT claimed_by FROM outbox WHERE done_at IS NULL AND claimed_by LIKE ?", (host + "%",))
         released = 0
-        for (owner,) in rows:
+        for owner in await self.services.outbox.claim_owners(host):
             if owner != self.owner and _process_gone(owner):
                 released += await self.services.outbox.release(owner)
         return released

@@ -69,11 +69,10 @@ class OutboxGauges:
 
     async def refresh(self) -> None:
         from bot.services.context import iso
+        from bot.store.outbox import OutboxStore
         now = self.clock()
-        row = await self.db.fetchone("SELECT COUNT(*), MIN(due_at) FROM outbox WHERE done_at IS NULL AND due_at <= ?",
-                                     (iso(now),))
-        count, oldest = (row[0], row[1]) if row else (0, None)
-        DISPATCHER_BACKLOG.set(count or 0)
+        count, oldest = await OutboxStore(self.db).backlog(iso(now))
+        DISPATCHER_BACKLOG.set(count)
         DISPATCHER_LAG.set(max((now - datetime.fromisoformat(oldest)).total_seconds(), 0.0) if oldest else 0.0)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from bot.i18n import N_, _, compose, ngettext
 from bot.model import Match, TurnResult, shown_name
 from bot.ratings import display
-from bot.services.challenges import arrival_team
+from bot.services.challenges import open_seat_teams
 from bot.store.rows import ParticipantRow
 from engines import State
 from engines.base import Outcome, Phrase, Termination, fill_template, translate_facts
@@ -434,12 +434,9 @@ def open_challenge_summary(match: Match, mention: Mention = plain) -> str:
     teams = game.teams.get(match.row.players)
     if teams:
         sides: list[list[str]] = [[], []]
-        so_far = [p.team for p in people]
         for p in people:
             sides[p.team or 0].append(mention(p))
-        for _seat in range(match.row.open_seats):
-            team = arrival_team(len(so_far), so_far, len(teams[0]))
-            so_far.append(team)
+        for team in open_seat_teams(match):
             sides[team].append(_(OPEN_SEAT))
         lines.append(_(OPEN_TEAMS).format(teams=" vs ".join(" & ".join(side) for side in sides)))
     lines.append(f"*{_(game.summary)}*")
@@ -475,12 +472,9 @@ RECORD_ILLEGAL_TURN = N_("Line {line} of the record (turn {turn}) cannot be play
 RECORD_CODE_MISMATCH = N_("Line {line} of the record: the position code after turn {turn} is not the position its "
     "moves reach, so the record was changed or damaged.")
 RECORD_NO_SUCH_TURN = N_("There is no position after turn {turn}: the record has {turns} turns (0 is the start).")
-RECORD_WRONG_GAME = N_("That is a {other} record; use /{key} analyze for it.")
 ANALYZE_NEEDS_INPUT = N_("Give a position code (code:) or attach a record (record:) to analyze.")
 ANALYZE_BOTH = N_("Give either a position code or a record, not both.")
 ANALYZE_TURN_NEEDS_RECORD = N_("turn: picks a position in an attached record; a position code is one position already.")
-ANALYZE_CODE_TOO_LONG = N_("That code has {length:,} characters; no {game} position code is that long.")
-ANALYZE_BAD_CODE = N_("That is no {game} position code: {reason}")
 ANALYZE_BUSY = N_("The search did not finish in time; please try again in a moment.")
 ANALYSIS_TITLE = N_("{game} — analysis of {where}")
 ANALYSIS_WHERE_CODE = N_("a position code")

@@ -13,8 +13,7 @@ from bot.model import NotAllowed, NotFound, time_label
 from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.digests import time_zones
 from bot.services.queries import parse_match_id
-from bot.services.settings import SettingsRequest
-from bot.store.settings import NOTIFY_CHOICES
+from bot.services.settings import NOTIFY_CHOICES, SettingsRequest
 
 NOTIFY_LABELS = {"mention": N_("a mention in the match's channel"), "dm": N_("a direct message (with a link)"),
                  "off": N_("no notification"), "digest": wording.DIGEST_NOTIFY_LABEL}

@@ -12,8 +12,7 @@ from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE
 from bot.discord.picker import PlayButton
 from bot.discord.views import BumpButton, ChallengeButton, JoinButton, RematchButton, ResignButton, TextBoardButton
 from bot.i18n import _
-from bot.model import Match, shown_name
-from bot.store.rows import ParticipantRow
+from bot.model import Match, ParticipantRow, shown_name
 
 BOARD_FILE = "board.png"
 REPLAY_FILE = "replay.gif"

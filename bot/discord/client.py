@@ -25,7 +25,6 @@ from bot.i18n import _, board_texts, speaking
 from bot.model import shown
 from bot.scheduler import Scheduler
 from bot.services import Services
-from bot.store import Database
 from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
@@ -74,7 +73,7 @@ class GameBot(discord.Client):
         register_commands(self.tree)
         self.stopping = False
         self.readiness = Readiness()     # what /readyz waits for: each part answers, and the bot is not stopping
-        answers = Probe(lambda: self.services.db.fetchone("SELECT 1"))
+        answers = Probe(lambda: self.services.ping())
         self.readiness.add("database", lambda: self._services is not None and not self.stopping and answers())
         self.readiness.add("render", lambda: self._renders is not None and not self.stopping and self._renders.up())
         self.readiness.add("ai", lambda: self._ai is not None and not self.stopping
@@ -122,7 +121,7 @@ class GameBot(discord.Client):
 
     async def setup_hook(self) -> None:
         if self._services is None:
-            self._services = Services(await Database.open(self.config.database_path))
+            self._services = await Services.open(self.config.database_path)
         self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS, *guide.DYNAMIC_ITEMS, *picker.DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogTranslator())   # German command names etc. (bot/locale)
         self._scheduler = Scheduler(self.services)

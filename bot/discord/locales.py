@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-
-from bot.store.settings import SettingsStore
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
 LOCALE_MEMORY_SIZE = 10_000     # users whose last stored locale this process remembers (least recent dropped)
+
+
+class LocaleStore(Protocol):
+    """Where locales are stored (``Services.settings``)."""
+
+    async def remember_locale(self, user_id: int, locale: str) -> None: ...
 
 
 class LocaleMemory:
@@ -34,7 +39,7 @@ class LocaleMemory:
         self._stored.move_to_end(user_id)
         return True
 
-    async def remember(self, settings: SettingsStore, user_id: int, locale: str) -> bool:
+    async def remember(self, settings: LocaleStore, user_id: int, locale: str) -> bool:
         """Store the user's locale unless it is known already; whether it was written."""
         if not locale or self.known(user_id, locale):
             return False

@@ -1,6 +1,7 @@
 """Game records and analysis on Discord: ``/match record``, ``/<game> analyze`` and ``/<game> hint``.
 
-All three answer privately; no analysis reaches a rated match in progress (``services.fairplay``). The format
+All three answer privately; the position to analyse comes from ``services.analysis``, which refuses any near a
+rated match in progress (``services.fairplay``). The format
 lives in ``bot.records``; the search runs in the AI pool (``AIPlayer.best_turns``), the board in the render pool;
 the interaction is acknowledged before any of it.
 """
@@ -19,13 +20,12 @@ from discord import app_commands
 from bot import records, wording
 from bot.discord.cards import BOARD_FILE
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE, MAX_EMBED_TEXT, acknowledged, app
-from bot.i18n import Said, T, _, current
+from bot.i18n import T, _, current
 from bot.model import BadInput, Match, NotAllowed
 from bot.services.play import quote
 from bot.services.queries import parse_match_id
-from engines import GAMES, Game, InvalidPosition, State, outcome_text
+from engines import Game, State, outcome_text
 
-MAX_CODE = 2000            # characters of a typed position code we read (the longest code is a few hundred)
 MAX_TURN_OPTION = 100_000  # the largest turn: a player may ask for
 SOURCE_NAME = 40           # characters of an attachment's file name quoted in the analysis title
 
@@ -64,31 +64,27 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
                       turn: app_commands.Range[int, 0, MAX_TURN_OPTION] | None = None) -> None:
         async with acknowledged(interaction):
             app(interaction).services.submissions.take(interaction.user.id)   # before any work
+            analyses = app(interaction).services.analysis
             names: Sequence[str] | None = None
-            previous: State | None = None
-            last_turn: list[str] = []
             if code is not None and record is not None:
                 raise BadInput(T(wording.ANALYZE_BOTH))
             if code is not None:
                 if turn is not None:
                     raise BadInput(T(wording.ANALYZE_TURN_NEEDS_RECORD))
-                state = decode(game, code)
+                position = await analyses.of_code(game, code)
                 where = _(wording.ANALYSIS_WHERE_CODE)
             elif record is not None:
                 rec = await read_record(record)
-                if rec.game != game.key:
-                    other = GAMES[rec.game]
-                    raise BadInput(T(wording.RECORD_WRONG_GAME, other=other.title, key=other.key))
-                state, previous, last_turn = rec.position(turn)
+                position = await analyses.of_record(game, rec, turn)
                 names = [person or seat for person, seat in zip(rec.people, rec.seats, strict=True)]
                 where = _(wording.ANALYSIS_WHERE_RECORD).format(
                     turn=len(rec.turns) if turn is None else turn, source=quote(record.filename[:SOURCE_NAME]))
             else:
                 raise BadInput(T(wording.ANALYZE_NEEDS_INPUT))
-            await app(interaction).services.fairplay.check(state)
+            state = position.state
             text = await analysis(interaction, game, state, names, seed=zlib.crc32(state.encode().encode()))
             await show(interaction, _(wording.ANALYSIS_TITLE).format(game=game.title, where=where), text, state,
-                       previous, last_turn, names)
+                       position.previous, list(position.last_turn), names)
 
     @group.command(name="hint", description=f"The bot's best turns for you (casual {game.title} matches only)")
     @app_commands.describe(match="Which match, if you play several here")
@@ -107,18 +103,6 @@ def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,
             await bot.dispatcher.deliver_pending(found.id)
 
     hint.autocomplete("match")(match_autocomplete)
-
-
-def decode(game: Game, code: str) -> State:
-    if len(code) > MAX_CODE:
-        raise BadInput(T(wording.ANALYZE_CODE_TOO_LONG, length=len(code), game=game.title))
-    try:
-        return game.decode(" ".join(code.split()))
-    except InvalidPosition as exc:      # the engine's reason, in the reader's language
-        raise BadInput(T(wording.ANALYZE_BAD_CODE, game=game.title,
-                         reason=Said(exc.phrase, finish=lambda text: text[:300]))) from None
-    except (ValueError, IndexError, KeyError) as exc:   # any malformed code is refused, not a crash
-        raise BadInput(T(wording.ANALYZE_BAD_CODE, game=game.title, reason=str(exc)[:300])) from None
 
 
 async def read_record(attachment: discord.Attachment) -> records.GameRecord:

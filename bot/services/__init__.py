@@ -2,15 +2,18 @@
 
 ``Services`` wires them: ``challenges`` (open, answer, start), ``play`` (turns, resignations, aborts),
 ``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches), ``settings_service`` (one /settings
-command, one transaction), ``fairplay`` (what no analysis may look at), ``drafts`` (the picker's partial
-turns). The Discord front end and the terminal both reach them through it.
+command, one transaction), ``fairplay`` (what no analysis may look at), ``analysis`` (the position to analyse,
+fair play applied), ``drafts`` (the picker's partial turns). The Discord front end and the terminal both reach
+them through it.
 """
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from bot.events import Events
+from bot.services.analysis import Analysis
 from bot.services.away import Away
 from bot.services.bumps import Bumps
 from bot.services.challenges import Challenges
@@ -50,8 +53,18 @@ class Services:
         self.bumps = Bumps(self.ctx, self.queries)
         self.drafts = Drafts(self.ctx)          # the picker's partial turns
         self.fairplay = FairPlay(self.ctx)
+        self.analysis = Analysis(self.fairplay)   # the only way to a position to analyse: fair play applied
         self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
         self.replay_renders = ReplayRenders(clock)   # replays drawn per person (in memory)
+
+    @classmethod
+    async def open(cls, where: str | Path) -> Services:
+        """The services over the database at ``where`` (opened and migrated: ``Database.open``)."""
+        return cls(await Database.open(where))
+
+    async def ping(self) -> None:
+        """One round trip to the database (the readiness probe)."""
+        await self.db.ping()
 
     @property
     def events(self) -> Events:

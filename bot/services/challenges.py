@@ -264,10 +264,7 @@ class Challenges:
         """Close a challenge whose time ran out (the scheduler); None if it was answered meanwhile."""
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
-            changed = await tx.execute("UPDATE matches SET status = 'expired', finished_at = ?, expires_at = NULL"
-                                       " WHERE id = ? AND status = 'challenge' AND expires_at <= ?",
-                                       (now, match_id, now))
-            if changed != 1:
+            if not await self.ctx.matches.expire_challenge(tx, match_id, now=now):
                 return None
             await self.ctx.outbox.add(tx, match_id, [Card("update")], now=now)
             match = await self._read(tx, match_id)
@@ -327,6 +324,19 @@ def arrival_team(arrival: int, teams_so_far: Sequence[int | None], size: int) ->
     """The team of the ``arrival``-th person to sit at an open team table (see OPEN_SEAT_TEAMS)."""
     team = OPEN_SEAT_TEAMS[arrival % len(OPEN_SEAT_TEAMS)]
     return team if list(teams_so_far).count(team) < size else 1 - team
+
+
+def open_seat_teams(match: Match) -> list[int]:
+    """The team each open seat of a team challenge goes to, in join order (``arrival_team`` after everyone who
+    sits already); none for a game without teams."""
+    teams = match.game.teams.get(match.row.players)
+    if not teams:
+        return []
+    seated: list[int | None] = [p.team for p in match.participants]
+    added: list[int] = []
+    for _seat in range(match.row.open_seats):
+        added.append(arrival_team(len(seated) + len(added), [*seated, *added], len(teams[0])))
+    return added
 
 
 def seat_order(match: Match) -> dict[int, int]:

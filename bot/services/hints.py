@@ -52,12 +52,9 @@ class Hints:
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
             await tx.lock_match(match.id)     # two hints at once: logged and told once
-            row = await tx.fetchone("SELECT status, ply FROM matches WHERE id = ?", (match.id,))
-            if row is None or row[0] != "active" or row[1] != match.ply:
+            if not await self.ctx.matches.stands_at(tx, match.id, match.ply):
                 raise StalePosition(T("The position changed while I was thinking; ask again on your next turn."))
-            seen = await tx.fetchone("SELECT 1 FROM match_events WHERE match_id = ? AND actor_id = ? AND action = ?"
-                                     " AND detail = ?", (match.id, user_id, HINT_ACTION, detail))
-            if seen is not None:
+            if await self.ctx.matches.has_event(tx, match.id, actor_id=user_id, action=HINT_ACTION, detail=detail):
                 return False
             await self.ctx.matches.log_event(tx, match.id, now=now, actor_id=user_id, action=HINT_ACTION,
                                              detail=detail)

@@ -2,28 +2,19 @@
 
 A match's position is needed on every move, board and autocomplete. Kept per match for the last
 ``CAPACITY`` matches touched (least recently used leaves first), so memory stays bounded however many
-matches are active. On a miss, a game whose position code holds everything (``history_in_state`` False)
-decodes the stored codes (constant time); the others replay the log once, since their repetition rules
-count positions the code does not hold.
+matches are active. On a miss the position comes from one read of the log through ``bot.history``: decoded
+from the stored codes (constant time), or, for a game with history in its state, replayed once.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
 
+from bot import history
+from bot.history import Position
 from bot.store.rows import MatchRow, MoveRow
-from engines import GAMES, State
 
 CAPACITY = 2048
-
-
-@dataclass(frozen=True)
-class Position:
-    ply: int
-    state: State
-    previous: State | None        # before the last turn
-    last_turn: tuple[str, ...]    # the moves of the last turn
 
 
 class Positions:
@@ -52,25 +43,10 @@ class Positions:
         self._cache.pop(match_id, None)
 
     def build(self, row: MatchRow, moves: list[MoveRow]) -> Position:
-        """The position from the log: ``moves`` are the moves in force (taken-back ones skipped): all of them for
-        a game with history in its state, else those from the last one at or before ``row.turn_start_ply`` on.
-
-        ``previous`` is the position after the last move in force at or before the turn's start (after a takeback
-        that ply may be an undone one, or no move at all)."""
+        """The current position from the log (``history.position_at``): ``moves`` are the moves in force — all
+        of them for a game with history in its state, else those from the last one at or before
+        ``row.turn_start_ply`` on; ``previous`` is the position there (after a takeback that ply may be an undone
+        one, or no move at all). The position is the stored one (``row.position``), decoded where it holds
+        everything."""
         self.misses += 1
-        game = GAMES[row.game]
-        start = row.turn_start_ply
-        fresh = game.new(players=row.players, seed=row.seed, variant=row.variant)
-        if game.history_in_state:
-            state = previous = fresh
-            for mv in moves:
-                state = state.play(mv.move)
-                if mv.ply <= start:
-                    previous = state
-        else:
-            assert row.position is not None
-            state = game.decode(row.position)
-            before = [mv.position for mv in moves if mv.ply <= start]
-            previous = game.decode(before[-1]) if before else fresh
-        last = tuple(mv.move for mv in moves if mv.ply > start)
-        return Position(row.ply, state, previous if last else None, last)
+        return history.position_at(row, moves, row.ply, turn_start=row.turn_start_ply, code=row.position)

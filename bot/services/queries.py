@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot import history
+from bot.history import Position
 from bot.i18n import T
 from bot.model import BadInput, Match, NotAllowed, NotFound
 from bot.services.context import Context
-from bot.services.positions import Position
-from engines import GAMES, State
+from engines import GAMES
 
 MAX_MATCH_ID = 2**63 - 1        # SQLite's integer range
 OPEN_SEATS_LISTED = 10          # open challenges /matches lists for others to join (oldest first)
@@ -154,35 +155,27 @@ class Queries:
         await self.attach_position(match)
         return match
 
-    async def turns(self, match_id: int, *, guild_id: int) -> tuple[Match, list[tuple[State, State | None, list[str]]]]:
+    async def position_at(self, match: Match, ply: int, *, turn_start: int) -> Position:
+        """The position of a started match when it stood at ``ply``, and the turn that led there (its moves
+        after ``turn_start``): a board delivered after the match moved on. A move taken back later still counts
+        for a position before the takeback (``history.position_at``)."""
+        moves = await self.ctx.matches.moves(match.id, at_ply=ply)
+        return history.position_at(match.row, moves, ply, turn_start=turn_start)
+
+    async def turns(self, match_id: int, *, guild_id: int) -> tuple[Match, list[history.Frame]]:
         """A started match of this server and every turn of it, for a replay: (the position after the turn, the
         one before it, the turn's moves), the starting position first. One read of the log, one replay."""
         match = await self.in_server(match_id, guild_id, position=False)
         if match.row.position is None:
             raise NotFound(T("Match #{id} never started, so there is nothing to replay.", id=match_id))
-        row = match.row
-        state = GAMES[row.game].new(players=row.players, seed=row.seed, variant=row.variant)
-        frames: list[tuple[State, State | None, list[str]]] = [(state, None, [])]
-        before, seat, moves = state, None, list[str]()
-        for mv in await self.ctx.matches.moves(match_id):
-            if moves and mv.seat != seat:
-                frames.append((state, before, moves))
-                before, moves = state, []
-            seat = mv.seat
-            state = state.play(mv.move)
-            moves.append(mv.move)
-        if moves:
-            frames.append((state, before, moves))
-        return match, frames
+        return match, history.turns(match.row, await self.ctx.matches.moves(match_id))
 
     async def log_reproduces_position(self, match_id: int) -> bool:
         """Whether replaying the whole move log reproduces every stored position (for a rebuild or a check)."""
         match = await self.get(match_id, position=False)
-        row = match.row
-        game = GAMES[row.game]
-        state = game.new(players=row.players, seed=row.seed, variant=row.variant)
-        for mv in await self.ctx.matches.moves(match_id):
-            state = state.play(mv.move)
-            if state.encode() != mv.position:
-                return False
-        return row.position is None or state.encode() == row.position
+        moves = await self.ctx.matches.moves(match_id)
+        after = history.replay(match.row, moves)
+        if any(state.encode() != mv.position for mv, state in zip(moves, after, strict=True)):
+            return False
+        now = after[-1] if after else history.start(match.row)
+        return match.row.position is None or now.encode() == match.row.position

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from bot import history
 from bot.i18n import T
 from bot.model import Match, NotAllowed, StalePosition
 from bot.services import announce
@@ -28,7 +29,6 @@ from bot.services.proposals import Proposals, ProposalTexts
 from bot.store.db import Tx
 from bot.store.matches import Undo
 from bot.store.rows import MoveRow
-from engines import GAMES
 
 TAKEBACK_ONLY_LAST_TURN = True   # only the requester's latest turn, and only until another person moves
 BOT_ACCEPTS_TAKEBACKS = True     # against the bot: it agrees at once and its replies are undone too
@@ -116,14 +116,7 @@ class Takebacks(Proposals[Undo]):
         """Where the match stands once the requester's last turn (and the bot's replies after it) is undone."""
         kept, undone = await self._undoable(match, requester)
         row = match.row
-        game = GAMES[row.game]
-        fresh = game.new(players=row.players, seed=row.seed, variant=row.variant)
-        if game.history_in_state:            # repetition counts need the whole history, without the undone moves
-            state = fresh
-            for mv in kept:
-                state = state.play(mv.move)
-        else:
-            state = game.decode(kept[-1].position) if kept else fresh
+        state = history.after(row, kept)
         remaining = runs(kept)
         undone_turns = len(runs(undone)) - (1 if row.to_move == undone[-1].seat else 0)
         detail = json.dumps({"by": requester, "accepted": [], "plies": [mv.ply for mv in undone]}, sort_keys=True)

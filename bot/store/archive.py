@@ -16,6 +16,7 @@ Format 1 (``FORMAT``): zlib (level 9) of UTF-8 JSON without spaces, one object::
      "move": ["E4", "end", …], # canonical move texts
      "at": [5, 0, 3600, …],    # seconds since the previous row was played (the first: since "start")
      "undone": [[i, by, at]]}  # row i (0-based) was taken back by match event ``by`` at match ply ``at``
+                               # (its ``undone_at_ply``)
 
 Every row is kept, taken-back ones included, in ply order. ``played_at`` is stored to the second, which is
 how every time is stored (``iso``); a log whose times do not come back exactly is not archived.
@@ -30,8 +31,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot import history
 from bot.store.rows import MoveRow
-from engines import GAMES, State
 
 FORMAT = 1
 COMPRESSION_LEVEL = 9
@@ -51,7 +52,7 @@ class LoggedMove:
     move: str
     played_at: str
     undone_by: int | None = None
-    undone_at: int | None = None
+    undone_at_ply: int | None = None
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,8 @@ def encode(setup: Setup, rows: Sequence[LoggedMove]) -> bytes:
         seats.append(r.seat)
         moves.append(r.move)
         ats.append(int((at - last_at).total_seconds()))
-        if r.undone_by is not None or r.undone_at is not None:
-            undone.append([i, r.undone_by, r.undone_at])
+        if r.undone_by is not None or r.undone_at_ply is not None:
+            undone.append([i, r.undone_by, r.undone_at_ply])
         last_ply, last_turn, last_at = r.ply, r.turn, at
     doc = {"game": setup.game, "variant": setup.variant, "players": setup.players, "seed": setup.seed,
            "start": setup.start, "ply": plies, "turn": turns, "seat": seats, "move": moves, "at": ats,
@@ -106,29 +107,17 @@ def decode(fmt: int, blob: bytes) -> tuple[Setup, list[LoggedMove]]:
 
 
 def replay(setup: Setup, rows: Sequence[LoggedMove]) -> tuple[list[str], str]:
-    """(the position code after each row, the position now) by replaying the log on the engine.
-
-    A row is played on the position of the rows in force when it was played: a takeback undoes the last turns,
-    so the rows it undid (``undone_at`` at or before this row's ply) are the top of the stack, dropped first.
-    """
-    fresh = GAMES[setup.game].new(players=setup.players, seed=setup.seed, variant=setup.variant)
-    stack: list[tuple[LoggedMove, State]] = []
-    codes: list[str] = []
-    for r in rows:
-        while stack and stack[-1][0].undone_at is not None and stack[-1][0].undone_at <= r.ply:
-            stack.pop()
-        state = (stack[-1][1] if stack else fresh).play(r.move)
-        stack.append((r, state))
-        codes.append(state.encode())
-    while stack and stack[-1][0].undone_by is not None:
-        stack.pop()
-    return codes, (stack[-1][1] if stack else fresh).encode()
+    """(the position code after each row, the position now) by replaying the log on the engine
+    (``history.replay``); the position now is the one after the last row still in force."""
+    after = history.replay(setup, rows)
+    in_force = [state for r, state in zip(rows, after, strict=True) if r.undone_by is None]
+    return [state.encode() for state in after], (in_force[-1] if in_force else history.start(setup)).encode()
 
 
-def move_rows(setup: Setup, rows: Sequence[LoggedMove]) -> list[tuple[MoveRow, int | None]]:
-    """The archived log as the ``moves`` table had it: (MoveRow with its replayed position, undone_at)."""
+def move_rows(setup: Setup, rows: Sequence[LoggedMove]) -> list[MoveRow]:
+    """The archived log as the ``moves`` table had it, each row with its replayed position."""
     codes, _now = replay(setup, rows)
-    return [(MoveRow(r.ply, r.turn, r.seat, r.move, code, r.played_at, r.undone_by), r.undone_at)
+    return [MoveRow(r.ply, r.turn, r.seat, r.move, code, r.played_at, r.undone_by, r.undone_at_ply)
             for r, code in zip(rows, codes, strict=True)]
 
 

@@ -13,7 +13,7 @@ from bot.store.db import Database, Row, Tx
 
 log = logging.getLogger(__name__)
 
-ROW_COLUMNS = "ply, turn, seat, move, position, played_at, undone_by, undone_at"
+ROW_COLUMNS = "ply, turn, seat, move, position, played_at, undone_by, undone_at_ply"
 # The outbox is a queue, not a record: once a match is archived its DELIVERED rows go (done, and neither failed
 # nor skipped). Rows not yet delivered block archiving; failed and skipped rows stay, to be looked into.
 DELIVERED = "done_at IS NOT NULL AND result NOT LIKE 'failed%' AND result NOT LIKE 'skipped%'"

@@ -164,6 +164,10 @@ class Database(ABC):
     @abstractmethod
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
 
+    async def ping(self) -> None:
+        """One round trip to the database (the readiness probe): raises when it does not answer."""
+        await self.fetchone("SELECT 1")
+
     @abstractmethod
     async def listen(self, wake: Callable[[], None]) -> None:
         """Call ``wake`` whenever another process commits announcements or deadlines, until cancelled (and once

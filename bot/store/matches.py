@@ -13,13 +13,14 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from bot import history
 from bot.store import archive
 from bot.store.db import Database, Tx
 from bot.store.rows import MatchRow, MoveRow, ParticipantRow, Result, Start, TurnClock
 
 ARCHIVES_CACHED = 32     # archived logs kept decoded and replayed (a replay GIF, a record and a board read one)
-# a moves row, and the two columns of an archive row its reads are united with (see MatchStore._log)
-LOG_COLUMNS = "ply, turn, seat, move, position, played_at, undone_by, NULL, NULL"
+# a moves row (a MoveRow), and the two columns of an archive row its reads are united with (see MatchStore._log)
+LOG_COLUMNS = "ply, turn, seat, move, position, played_at, undone_by, undone_at_ply, NULL, NULL"
 
 PARTICIPANT_COLUMNS = "user_id, name, invited_order, team, accepted, seat, preset_seat, ai_level, joined"
 
@@ -66,7 +67,7 @@ class MatchStore:
     def __init__(self, db: Database):
         self.db = db
         self.match_reads = 0     # loads of match rows (tests count what a command costs)
-        self._archives: OrderedDict[int, tuple[bytes, list[tuple[MoveRow, int | None]]]] = OrderedDict()
+        self._archives: OrderedDict[int, tuple[bytes, list[MoveRow]]] = OrderedDict()
 
     # ---- writes (in the caller's transaction) --------------------------------------------------------------
     async def create_challenge(self, tx: Tx, *, game: str, variant: str | None, players: int, guild_id: int,
@@ -120,6 +121,13 @@ class MatchStore:
         changed = await tx.execute(
             "UPDATE matches SET status = ?, finished_at = ?, expires_at = NULL WHERE id = ? AND status = 'challenge'",
             (status, now, match_id))
+        return changed == 1
+
+    async def expire_challenge(self, tx: Tx, match_id: int, *, now: str) -> bool:
+        """Close a challenge whose time ran out at ``now``; False if it was answered (or moved) meanwhile."""
+        changed = await tx.execute("UPDATE matches SET status = 'expired', finished_at = ?, expires_at = NULL"
+                                   " WHERE id = ? AND status = 'challenge' AND expires_at <= ?",
+                                   (now, match_id, now))
         return changed == 1
 
     async def append_turn(self, tx: Tx, match_id: int, *, expected_ply: int, turn: NewTurn, now: str) -> bool:
@@ -250,7 +258,7 @@ class MatchStore:
         event = await tx.insert("INSERT INTO match_events (match_id, at, actor_id, action, detail)"
                                 " VALUES (?, ?, ?, 'takeback', ?)", (match_id, now, undo.actor_id, undo.detail))
         marks = ",".join("?" * len(undo.plies))
-        await tx.execute(f"UPDATE moves SET undone_by = ?, undone_at = ? WHERE match_id = ? AND ply IN ({marks})"
+        await tx.execute(f"UPDATE moves SET undone_by = ?, undone_at_ply = ? WHERE match_id = ? AND ply IN ({marks})"
                          " AND undone_by IS NULL", (event, expected_ply + 1, match_id, *undo.plies))
         return True
 
@@ -320,7 +328,7 @@ class MatchStore:
         An archived match's log is read from its archive, the positions replayed (one read either way)."""
         where, params = " AND undone_by IS NULL", [match_id, after_ply]
         if at_ply is not None:
-            where, params = " AND ply <= ? AND (undone_at IS NULL OR undone_at > ?)", [*params, at_ply, at_ply]
+            where, params = " AND ply <= ? AND (undone_at_ply IS NULL OR undone_at_ply > ?)", [*params, at_ply, at_ply]
         elif with_undone:
             where = ""
         rows, archived = await self._log(
@@ -328,9 +336,8 @@ class MatchStore:
         if archived is None:
             return rows
         if at_ply is not None:
-            return [mv for mv, undone_at in archived
-                    if after_ply < mv.ply <= at_ply and (undone_at is None or undone_at > at_ply)]
-        return [mv for mv, _ in archived if mv.ply > after_ply and (with_undone or mv.undone_by is None)]
+            return [mv for mv in history.in_force_at(archived, at_ply) if mv.ply > after_ply]
+        return [mv for mv in archived if mv.ply > after_ply and (with_undone or mv.undone_by is None)]
 
     async def moves_from(self, match_id: int, start: int) -> list[MoveRow]:
         """The moves in force from the last one at or before ``start`` (a turn's start ply) on, that one first."""
@@ -340,7 +347,7 @@ class MatchStore:
             " AND undone_by IS NULL AND ply <= ?), 0)", (match_id, match_id, start), match_id)
         if archived is None:
             return rows
-        in_force = [mv for mv, _ in archived if mv.undone_by is None]
+        in_force = [mv for mv in archived if mv.undone_by is None]
         first = max((mv.ply for mv in in_force if mv.ply <= start), default=0)
         return [mv for mv in in_force if mv.ply >= first]
 
@@ -354,22 +361,21 @@ class MatchStore:
     async def position_at(self, match_id: int, ply: int) -> str | None:
         rows, archived = await self._log(f"SELECT {LOG_COLUMNS} FROM moves WHERE match_id = ? AND ply = ?"
                                          " AND undone_by IS NULL", (match_id, ply), match_id)
-        found = rows if archived is None else [mv for mv, _ in archived if mv.ply == ply and mv.undone_by is None]
+        found = rows if archived is None else [mv for mv in archived if mv.ply == ply and mv.undone_by is None]
         return found[0].position if found else None
 
-    async def _log(self, sql: str, params: Sequence, match_id: int
-                   ) -> tuple[list[MoveRow], list[tuple[MoveRow, int | None]] | None]:
+    async def _log(self, sql: str, params: Sequence, match_id: int) -> tuple[list[MoveRow], list[MoveRow] | None]:
         """The rows ``sql`` (a SELECT of LOG_COLUMNS from ``moves``) finds and, in the same statement (so an
         archiving in between cannot hide the log), the match's archive if it has one: (rows in ply order, None)
         or ([], the archived log)."""
-        found = await self.db.fetchall(f"{sql} UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, format, log"
-                                       " FROM move_archives WHERE match_id = ?", [*params, match_id])
-        stored = [r for r in found if r[8] is not None]
+        found = await self.db.fetchall(f"{sql} UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+                                       " format, log FROM move_archives WHERE match_id = ?", [*params, match_id])
+        stored = [r for r in found if r[9] is not None]
         if stored:
-            return [], self._archived(match_id, int(stored[0][7]), bytes(stored[0][8]))
-        return sorted((MoveRow(*tuple(r)[:7]) for r in found), key=lambda mv: mv.ply), None
+            return [], self._archived(match_id, int(stored[0][8]), bytes(stored[0][9]))
+        return sorted((MoveRow(*tuple(r)[:8]) for r in found), key=lambda mv: mv.ply), None
 
-    def _archived(self, match_id: int, fmt: int, blob: bytes) -> list[tuple[MoveRow, int | None]]:
+    def _archived(self, match_id: int, fmt: int, blob: bytes) -> list[MoveRow]:
         """An archive's log with its positions replayed; the last few are kept (archives never change)."""
         cached = self._archives.get(match_id)
         if cached is not None and cached[0] == blob:
@@ -380,6 +386,16 @@ class MatchStore:
         while len(self._archives) > ARCHIVES_CACHED:
             self._archives.popitem(last=False)
         return log
+
+    async def stands_at(self, tx: Tx, match_id: int, ply: int) -> bool:
+        """Whether the match is active at ``ply`` as the caller's transaction sees it."""
+        row = await tx.fetchone("SELECT status, ply FROM matches WHERE id = ?", (match_id,))
+        return row is not None and row[0] == "active" and row[1] == ply
+
+    async def has_event(self, tx: Tx, match_id: int, *, actor_id: int, action: str, detail: str) -> bool:
+        """Whether the match record holds this very line (``log_event``) already."""
+        return await tx.fetchone("SELECT 1 FROM match_events WHERE match_id = ? AND actor_id = ? AND action = ?"
+                                 " AND detail = ?", (match_id, actor_id, action, detail)) is not None
 
     async def has_moved(self, tx: Tx, match_id: int, seat: int) -> bool:
         return await tx.fetchone("SELECT 1 FROM moves WHERE match_id = ? AND seat = ? AND undone_by IS NULL LIMIT 1",

@@ -121,6 +121,18 @@ class OutboxStore:
             return await tx.execute("UPDATE outbox SET claimed_until = NULL WHERE claimed_by = ? AND done_at IS NULL",
                                     (owner,))
 
+    async def claim_owners(self, prefix: str) -> list[str]:
+        """The owners named ``prefix``… (a host's processes) that hold claims on undelivered rows."""
+        rows = await self.db.fetchall(
+            "SELECT DISTINCT claimed_by FROM outbox WHERE done_at IS NULL AND claimed_by LIKE ?", (prefix + "%",))
+        return [r[0] for r in rows]
+
+    async def backlog(self, now: str) -> tuple[int, str | None]:
+        """(how many undelivered rows are due at ``now``, when the earliest of them fell due)."""
+        row = await self.db.fetchone("SELECT COUNT(*), MIN(due_at) FROM outbox WHERE done_at IS NULL AND due_at <= ?",
+                                     (now,))
+        return (row[0] or 0, row[1]) if row else (0, None)
+
     async def next_due(self) -> str | None:
         """When the earliest undelivered row is due (or its claim runs out)."""
         row = await self.db.fetchone(

@@ -120,6 +120,7 @@ class MoveRow:
     position: str
     played_at: str
     undone_by: int | None = None   # the takeback (match_events id) that undid it; None = in force
+    undone_at_ply: int | None = None   # the match's ply once it was undone (in force before that ply)
 
 
 @dataclass(frozen=True)

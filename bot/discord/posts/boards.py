@@ -21,7 +21,7 @@ from bot.discord.posts.common import Part, concerned, nonce, send_fitting
 from bot.i18n import N_, T, _, current, speaking
 from bot.model import Match, NotFound
 from bot.services.announce import BoardPost, Delivered, Notice, Outgoing, Remember, ReplayPost
-from engines import GAMES, State
+from engines import State
 
 log = logging.getLogger(__name__)
 
@@ -90,16 +90,10 @@ class Boards(Part):
         return wording.result_text(match, mention)
 
     async def position_at(self, match: Match, ply: int, from_ply: int) -> Position:
-        """The position at an earlier ply (a board delivered late), from the codes of the moves in force then
-        (a move taken back later still counts for a board of before the takeback)."""
-        game, row = GAMES[match.row.game], match.row
-        moves = await self.services.matches.moves(match.id, at_ply=ply)
-        fresh = game.new(players=row.players, seed=row.seed, variant=row.variant)
-        before = [mv.position for mv in moves if mv.ply <= from_ply]
-        state = game.decode(moves[-1].position) if moves else fresh
-        last_turn = [mv.move for mv in moves if from_ply < mv.ply <= ply]
-        previous = (game.decode(before[-1]) if before else fresh) if last_turn else None
-        return state, previous, last_turn
+        """The position at an earlier ply (a board delivered late): the one position history's
+        (``Queries.position_at``; a move taken back later still counts for a board of before the takeback)."""
+        found = await self.services.queries.position_at(match, ply, turn_start=from_ply)
+        return found.state, found.previous, list(found.last_turn)
 
     async def render(self, match: Match, state: State | None, previous: State | None,
                      last_turn: list[str], *, turns: int | None = None) -> discord.File:

@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import current, language_of, speaking
-from bot.model import Match
+from bot.model import Match, ParticipantRow
 from bot.services import Services
 from bot.services.announce import Dm, Outgoing
-from bot.store.rows import ParticipantRow
 
 if TYPE_CHECKING:
     from bot.discord.client import GameBot

@@ -13,8 +13,8 @@ from bot.discord.cards import mention
 from bot.discord.posts.common import Part, nonce
 from bot.discord.views import draw_view, takeback_view
 from bot.i18n import N_, _
+from bot.model import MatchRow
 from bot.services.announce import Delivered, DrawProposal, Outgoing, Proposal, TakebackProposal
-from bot.store.rows import MatchRow
 
 DRAW_OFFER = N_("{players} 🤝 {offerer} offers a draw in {caption}. Every other player must accept; a move lets the "
                 "offer lapse.")
