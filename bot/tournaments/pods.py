@@ -95,11 +95,24 @@ def group(players: Sequence[int], sizes: Sequence[int], met: Mapping[frozenset[i
     return best[1]  # type: ignore[return-value]
 
 
-def seating(table: Sequence[int], counts: Mapping[tuple[int, int], Counter[int]]) -> tuple[int, ...]:
-    """The order of ``table``'s players repeating the fewest seats they had (ties: the first such order)."""
+def seating(table: Sequence[int], counts: Mapping[tuple[int, int], Counter[int]],
+            teams: tuple[tuple[int, ...], ...] = (), partnered: Mapping[frozenset[int], int] | None = None
+            ) -> tuple[int, ...]:
+    """The order of ``table``'s players repeating the fewest seats they had, then (team games) the fewest
+    partnerships (ties: the first such order)."""
     size = len(table)
-    return min(permutations(table), key=lambda order: sum(counts.get((p, size), Counter())[s]
-                                                           for s, p in enumerate(order)))
+
+    def cost(order: tuple[int, ...]) -> tuple[int, int]:
+        seats = sum(counts.get((p, size), Counter())[s] for s, p in enumerate(order))
+        partners = sum((partnered or {}).get(frozenset(order[s] for s in team), 0) for team in teams)
+        return seats, partners
+
+    return min(permutations(table), key=cost)
+
+
+def _partnered(tables: Sequence[Table]) -> Counter[frozenset[int]]:
+    return Counter(frozenset(t.seats[s] for s in team) for t in tables if t.kind is TableKind.GAME
+                   for team in t.teams)
 
 
 def pair_pods(entrants: Sequence[Entrant], tables: Sequence[Table], round_no: int, size: int, *,
@@ -117,9 +130,9 @@ def pair_pods(entrants: Sequence[Entrant], tables: Sequence[Table], round_no: in
     byes = Counter(t.seats[0] for t in tables if t.kind is TableKind.BYE)
     sitting_out = sorted(playing, key=lambda e: (byes[e.id], score[e.id], e.rating, -e.id))[:len(playing) - sum(sizes)]
     seated = sorted((e for e in playing if e not in sitting_out), key=lambda e: (-score[e.id], -e.rating, e.id))
-    counts = _seat_counts(tables)
+    counts, partnered = _seat_counts(tables), _partnered(tables)
     out = []
     for members in group([e.id for e in seated], sizes, _met(tables), score):
-        order = seating(members, counts)
-        out.append(Table(round_no, order, teams=(teams or {}).get(len(order), ())))
+        sides = (teams or {}).get(len(members), ())
+        out.append(Table(round_no, seating(members, counts, sides, partnered), teams=sides))
     return out + [Table(round_no, (e.id,), kind=TableKind.BYE) for e in sitting_out]

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice, permutations
+from typing import Any
 
 from caissify_pairings.engines.dutch import DutchEngine
 
@@ -26,6 +28,8 @@ MAX_BYES = 1                    # the pairing's bye (1 point) never goes twice t
 # Starting numbers: entrants in the order they joined the event (round), then by rating, then by id — a late entrant
 # never renumbers the players before them, so the rounds paired earlier stay what a TRF reader re-derives.
 STARTING_ORDER = "joined round, rating (high first), id"
+
+ROUND_ONE_TRANSPOSITIONS = 100_000     # orders of the lower half tried in round 1 to keep forbidden pairs apart
 
 _BYE_CODES = {TableKind.BYE: "U", TableKind.HALF_BYE: "H", TableKind.LATE: "H", TableKind.ABSENT: "Z"}
 _PLAYED = ("1", "0", "=")
@@ -110,6 +114,21 @@ def _engine_player(number: int, rating: int, entries: Mapping[int, Entry], score
             "bye_count": byes, "forfeit_win_count": forfeit_wins}
 
 
+class _Dutch(DutchEngine):
+    """The library's Dutch engine, whose round 1 (a plain top-half against bottom-half split that reads no
+    earlier pairing) also keeps forbidden pairs apart: the lower half is transposed, in FIDE's order, until no
+    pair is forbidden. Without forbidden pairs the first order is the library's own split."""
+
+    def _generate_first_round_pairings(self, eligible: list[Any]) -> list[tuple[Any, Any]]:
+        half = len(eligible) // 2
+        top, bottom = eligible[:half], eligible[half:]
+        for order in islice(permutations(bottom), ROUND_ONE_TRANSPOSITIONS):
+            pairs = list(zip(top, order, strict=False))
+            if all(b.id not in a.opponents for a, b in pairs):
+                return pairs
+        raise ValueError("no round-1 pairing keeps the forbidden pairs apart")
+
+
 def pair_round(entrants: Sequence[Entrant], tables: Sequence[Table], round_no: int, total_rounds: int, *,
                forbidden: Collection[frozenset[int]] = (), half_byes: Collection[int] = ()) -> list[Table]:
     """The tables of Swiss round ``round_no``: its games, the pairing's bye and the requested ½-point byes.
@@ -133,7 +152,7 @@ def pair_round(entrants: Sequence[Entrant], tables: Sequence[Table], round_no: i
     out = [Table(round_no, (e.id,), kind=TableKind.HALF_BYE) for e in resting]
     if len(players) < 2:
         return out + [Table(round_no, (e.id,), kind=TableKind.BYE) for e in pairable]
-    engine = DutchEngine(players=players, previous_pairings=met, round_number=round_no, total_rounds=total_rounds,
+    engine = _Dutch(players=players, previous_pairings=met, round_number=round_no, total_rounds=total_rounds,
                          max_byes_per_player=MAX_BYES, initial_color=INITIAL_COLOUR)
     for p in engine.generate_pairings():
         white, black = by_number[p["white_id"]].id, p.get("black_id")
