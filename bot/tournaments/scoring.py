@@ -190,3 +190,25 @@ def adjudicate(table: Table, time_used: Mapping[int, float]) -> Table:
         for s in unit:
             ranks[s] = rank
     return table.finish(tuple(ranks), adjudicated=True)
+
+
+_GLYPHS = {Fraction(0): "", Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾", Fraction(1, 3): "⅓",
+           Fraction(2, 3): "⅔", Fraction(1, 6): "⅙", Fraction(5, 6): "⅚"}
+
+
+def figure(value: Fraction) -> str:
+    """A score as players read it: 3½, ⅔, 0, 12¼ (two decimals where no glyph exists)."""
+    whole, part = divmod(value, 1)
+    if part in _GLYPHS:
+        return f"{whole}{_GLYPHS[part]}" if whole or not part else _GLYPHS[part]
+    return f"{float(value):.2f}"
+
+
+def crosstable(order: Sequence[int], tables: Iterable[Table]) -> tuple[tuple[str, ...], ...]:
+    """For a round robin's standings ``order``: each player's duel scores against each other, by round, as
+    ``figure`` writes them ("1 ½" after two legs), "" where they have not met yet."""
+    cells: dict[tuple[int, int], list[tuple[int, Fraction]]] = defaultdict(list)
+    for table in tables:
+        for (player, opponent), score in duels(table).items():
+            cells[(player, opponent)].append((table.round, score))
+    return tuple(tuple(" ".join(figure(s) or "0" for _, s in sorted(cells[(p, q)])) for q in order) for p in order)

@@ -8,7 +8,7 @@ import pytest
 
 from bot.tournaments import roundrobin
 from bot.tournaments.model import Entrant, Format, Settings, Table, TableKind, game
-from bot.tournaments.scoring import adjudicate, forfeited, standings, table_points, withdraw
+from bot.tournaments.scoring import adjudicate, crosstable, figure, forfeited, standings, table_points, withdraw
 
 # A 5-player double round robin: the first seat's score against the second in each leg, smaller id first.
 LEG1 = {(1, 2): 1, (1, 3): F(1, 2), (1, 4): 1, (1, 5): 0, (2, 3): 1, (2, 4): F(1, 2), (2, 5): 1,
@@ -134,3 +134,14 @@ def test_adjudication_ranks_the_side_that_used_less_time_higher_and_equal_time_i
     assert adjudicate(Table(1, (1, 2, 3), None), {1: 5.0, 2: 1.0, 3: 5.0}).ranks == (2, 1, 2)
     team = Table(1, (1, 2, 3, 4), teams=((0, 2), (1, 3)))
     assert adjudicate(team, {1: 10.0, 2: 1.0, 3: 1.0, 4: 20.0}).ranks == (1, 2, 1, 2)
+
+
+@pytest.mark.parametrize(("value", "text"), [(F(0), "0"), (F(7, 2), "3½"), (F(2, 3), "⅔"), (F(49, 4), "12¼"),
+                                             (F(5), "5"), (F(1, 7), "0.14")])
+def test_figures_read_as_players_write_them(value, text):
+    assert figure(value) == text
+
+
+def test_the_crosstable_lists_both_legs_in_round_order():
+    tables = [game(1, 1, 2, ranks=(1, 2)), game(2, 2, 1, ranks=(1, 1)), game(1, 3, 4)]
+    assert crosstable([1, 2, 3], tables) == (("", "1 ½", ""), ("0 ½", "", ""), ("", "", ""))
