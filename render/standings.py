@@ -8,6 +8,7 @@ for the probe test. Same sheet, same bytes (``common.to_png``).
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -23,13 +24,13 @@ from render.common import (
     mix,
     name_length,
     plain_name,
-    to_png,
     visible,
 )
 
 TEXT_SIZE = 15
 TITLE_SIZE = 20
 PAD = 10                        # inside each column, on both sides
+CROSS_PAD = 5                   # inside each crosstable column: 64 entrants stay about 2,500 pixels wide
 ROW_HEIGHT = 24
 MARGIN = 16
 NAME_WIDTH = 220                # the widest a name column gets
@@ -37,6 +38,8 @@ GAP = 18                        # between the standings and the crosstable
 STRIPE = mix(BACKGROUND, INK, 0.06)
 RULE = mix(BACKGROUND, INK, 0.35)
 DIAGONAL = mix(BACKGROUND, INK, 0.18)
+PNG_COLOURS = 64                # flat colours and anti-aliased text: 64 keep the text crisp
+PNG_COMPRESSION = 6
 
 
 @dataclass(frozen=True)
@@ -87,9 +90,10 @@ def _names(sheet: Sheet) -> list[str]:
     return [fit_name(_name(r.name, r.rank), TEXT_SIZE, NAME_WIDTH) for r in sheet.rows]
 
 
-def layout(sheet: Sheet) -> list[Column]:
-    """The columns, left to right: rank, name, points, tiebreaks, then one per crosstable entrant."""
-    names = _names(sheet)
+def layout(sheet: Sheet, names: list[str] | None = None) -> list[Column]:
+    """The columns, left to right: rank, name, points, tiebreaks, then one per crosstable entrant (``names``:
+    the fitted names, when the caller has them already)."""
+    names = _names(sheet) if names is None else names
     header_name = fit_name(sheet.headers[1], TEXT_SIZE, NAME_WIDTH, bold=True)
     cells: list[list[int]] = [
         [_width(sheet.headers[0], True), *(_width(r.rank) for r in sheet.rows)],
@@ -107,7 +111,7 @@ def layout(sheet: Sheet) -> list[Column]:
     for k, (widths, align) in enumerate(zip(cells, aligns, strict=True)):
         if sheet.crosstable is not None and k == len(sheet.headers):
             x += GAP
-        width = max(widths) + 2 * PAD
+        width = max(widths) + 2 * (CROSS_PAD if align == "m" else PAD)
         columns.append(Column(x, width, align))
         x += width
     return columns
@@ -118,12 +122,14 @@ def _place(column: Column) -> tuple[float, str]:
         return column.x + PAD, "lm"
     if column.align == "r":
         return column.x + column.width - PAD, "rm"
+    # "m": a crosstable column, centred
     return column.x + column.width / 2, "mm"
 
 
 def draw(sheet: Sheet) -> Image.Image:
     """The standings image."""
-    columns = layout(sheet)
+    names = _names(sheet)
+    columns = layout(sheet, names)
     top = MARGIN + TITLE_SIZE + 14
     width = columns[-1].x + columns[-1].width + MARGIN
     height = top + ROW_HEIGHT * (len(sheet.rows) + 1) + MARGIN
@@ -142,7 +148,6 @@ def draw(sheet: Sheet) -> Image.Image:
         shown = fit_name(text, TEXT_SIZE, column.width - 2 * PAD, bold=True) if k == 1 else text
         draw_name(d, (x, top + ROW_HEIGHT / 2), shown, TEXT_SIZE, bold=True, fill=MUTED if k >= table else INK,
                   anchor=anchor)
-    names = _names(sheet)
     for i, row in enumerate(sheet.rows):
         y = top + ROW_HEIGHT * (i + 1) + ROW_HEIGHT / 2
         texts = [row.rank, names[i], row.points, *row.tiebreaks]
@@ -154,10 +159,22 @@ def draw(sheet: Sheet) -> Image.Image:
                              y + ROW_HEIGHT / 2 - 2), fill=DIAGONAL)
                 continue
             x, anchor = _place(column)
-            draw_name(d, (x, y), text, TEXT_SIZE, bold=k == 2, anchor=anchor)
+            if k == 1:
+                draw_name(d, (x, y), text, TEXT_SIZE, anchor=anchor)
+            else:                   # figures: DejaVu draws every one of them
+                d.text((x, y), text, font=font(TEXT_SIZE, k == 2), fill=INK, anchor=anchor)
     return image
 
 
 def standings_png(sheet: Sheet) -> bytes:
-    """The standings image as PNG bytes (the same bytes for the same sheet)."""
-    return to_png(draw(sheet))
+    """The standings image as PNG bytes (the same bytes for the same sheet).
+
+    A palette PNG like ``common.to_png``, without its full-colour retry for large images (a crosstable of 64 is
+    over that size limit in any encoding, and the retry cost seconds) and by the fast octree quantizer (a third
+    of median cut's time here; the image is a few flat colours and anti-aliased text). Figures: bench/
+    bench_tournament.py.
+    """
+    palette = draw(sheet).quantize(colors=PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    palette.save(buf, format="PNG", compress_level=PNG_COMPRESSION)
+    return buf.getvalue()

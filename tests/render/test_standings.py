@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from render import standings
-from render.standings import PAD, Row, Sheet
+from render.standings import CROSS_PAD, Row, Sheet
 from tests.render.test_hard_names import hard_names
 
 HEADERS = ("#", "Name", "Punkte", "SB", "BH-1", "DV", "Siege")
@@ -43,7 +43,7 @@ def test_no_text_crosses_a_column_boundary(n, crosstable):
     top = standings.MARGIN + standings.TITLE_SIZE + 14
     for column in columns[:-1]:
         edge = column.x + column.width
-        for x in range(edge - PAD // 2, edge + PAD // 2):
+        for x in range(edge - CROSS_PAD // 2, edge + CROSS_PAD // 2 + 1):
             for y in range(top + 2, image.height - standings.MARGIN):
                 assert not _ink(image.getpixel((x, y))), (column, x, y)
     assert image.width < 3000
