@@ -133,3 +133,10 @@ def test_spinca_tables_of_four_play_as_teams_and_seatings_repeat_the_fewest_seat
 def test_pods_refuse_a_size_they_do_not_seat():
     with pytest.raises(ValueError, match="3 or 4"):
         pods.pair_pods([Entrant(1, 1500)], [], 1, 2)
+
+
+def test_a_pod_round_is_paired_once():
+    entrants = [Entrant(i, 1500) for i in range(1, 4)]
+    first = pods.pair_pods(entrants, [], 1, 3)
+    with pytest.raises(ValueError, match="already paired"):
+        pods.pair_pods(entrants, first, 1, 3)
