@@ -7,6 +7,7 @@ bot.tournaments.swiss (results drawn with Elo odds, draws, forfeits, requested b
 tests/bot/tournaments/simulate.py); each round's pairing time is printed, wall and CPU (CPU is the figure on a
 shared machine; round 1 is a plain split, later rounds run the Dutch engine's matchings). ``--image``: the median
 time to draw the standings image with a crosstable of that many entrants, PNG included, and its size.
+``--pods N``: CPU time to pair each round of a pod event of N players, tables of 3 and of 4.
 ``--check N``: N generated events (6-14 players, 3-6 rounds) exported to TRF16 and re-paired by the library's
 checker; prints the discrepancies.
 """
@@ -26,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from caissify_pairings.fpc import check_trf  # noqa: E402
 
-from bot.tournaments import roundrobin, scoring, swiss, trf  # noqa: E402
+from bot.tournaments import pods, roundrobin, scoring, swiss, trf  # noqa: E402
 from bot.tournaments.model import Entrant, Table  # noqa: E402
 from render.standings import Row, Sheet, standings_png  # noqa: E402
 from tests.bot.tournaments import simulate  # noqa: E402
@@ -48,6 +49,19 @@ def bench_pairing(players: int, rounds: int, seed: int) -> None:
         print(f"swiss pairing  players={players:4d} round={r}  {took:8.2f} s  (CPU {cpu:.2f} s; {len(paired)} tables)",
               flush=True)
         tables += [simulate.play(t, rng, ratings) for t in paired]
+
+
+def bench_pods(players: int, size: int, rounds: int, seed: int) -> None:
+    rng = random.Random(seed)
+    entrants = [Entrant(i, rng.randint(1000, 2200)) for i in range(1, players + 1)]
+    tables: list[Table] = []
+    for r in range(1, rounds + 1):
+        t0, c0 = time.perf_counter(), time.process_time()
+        paired = pods.pair_pods(entrants, tables, r, size)
+        took, cpu = time.perf_counter() - t0, time.process_time() - c0
+        print(f"pod pairing  players={players:4d} size={size} round={r}  {took:6.2f} s  (CPU {cpu:.2f} s)", flush=True)
+        tables += [t.finish(tuple(rng.sample(range(1, len(t.seats) + 1), len(t.seats)))) if len(t.seats) > 1 else t
+                   for t in paired]
 
 
 def bench_image(entrants_count: int, seed: int, repeats: int = 5) -> None:
@@ -92,10 +106,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--image", type=int, default=64)
     parser.add_argument("--check", type=int, default=0)
+    parser.add_argument("--pods", type=int, default=64, help="players of a pod event (tables of 4), 0: none")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.image:
         bench_image(args.image, args.seed)
+    if args.pods:
+        for size in (3, 4):
+            bench_pods(args.pods, size, args.rounds, args.seed)
     if args.check:
         bench_check(args.check, args.seed)
     if args.players:

@@ -4,8 +4,10 @@ Each round, in this order of importance:
 1. as many players seated as tables of POD_SMALLEST[size]..size allow, the rest sitting out with the pairing's
    bye (fewest byes so far first, then the lowest score, then the lowest rating);
 2. the fewest meetings again: two players share a table again only when no grouping avoids it (every player
-   meets every other at most once per cycle where the numbers allow), found by a branch-and-bound search that is
-   exact up to POD_SEARCH_NODES nodes and keeps its best grouping past that;
+   meets every other at most once per cycle where the numbers allow), found by a branch-and-bound search that
+   weighs at most POD_SEARCH_WORK tables and keeps its best grouping past that; each table is sought among the
+   POD_WINDOW players next in points order, and among all the players left only when every table there repeats
+   a meeting (so fields of up to POD_WINDOW players are searched exactly);
 3. players of similar points together (the Swiss idea): the least sum of each table's spread of points;
 4. seats rotated: at each table the seating that repeats the fewest seats each player already had at tables of
    that size (seat 1 moves first), among all seatings.
@@ -24,7 +26,8 @@ from bot.tournaments.scoring import points
 
 POD_SMALLEST = {3: 3, 4: 3}     # table size of the event → the smallest table it forms (never a duel)
 REPEAT_COST = 10_000            # one meeting again outweighs any spread of points
-POD_SEARCH_NODES = 20_000       # the grouping search's budget per round (exact below it)
+POD_SEARCH_WORK = 50_000        # tables weighed per round by the grouping search (exact below it)
+POD_WINDOW = 12                 # a table is first sought among the next players of this many in points order
 
 Teams = Mapping[int, tuple[tuple[int, ...], ...]]     # players at a table → seats per team (engines' GAME.teams)
 
@@ -68,24 +71,28 @@ def group(players: Sequence[int], sizes: Sequence[int], met: Mapping[frozenset[i
           score: Mapping[int, Fraction]) -> list[tuple[int, ...]]:
     """The tables (as sets of players, in ``players`` order) of least cost: repeats first, then spread."""
     best: list[object] = [None, []]
-    nodes = 0
+    work = 0
 
     def cost(table: tuple[int, ...]) -> Fraction:
         spread = max(score[p] for p in table) - min(score[p] for p in table)
         return REPEAT_COST * repeats(table, met) + spread
 
+    def options(head: int, rest: tuple[int, ...], size: int) -> list[tuple[Fraction, tuple[int, ...]]]:
+        nonlocal work
+        near = [(cost((head, *c)), c) for c in combinations(rest[:POD_WINDOW - 1], size - 1)]
+        if len(rest) >= POD_WINDOW and min(o[0] for o in near) >= REPEAT_COST:
+            near = [(cost((head, *c)), c) for c in combinations(rest, size - 1)]
+        work += len(near)
+        return sorted(near, key=lambda o: o[0])
+
     def search(left: tuple[int, ...], at: int, so_far: Fraction, chosen: list[tuple[int, ...]]) -> None:
-        nonlocal nodes
-        nodes += 1
-        if best[0] is not None and (so_far >= best[0] or nodes > POD_SEARCH_NODES):  # type: ignore[operator]
+        if best[0] is not None and (so_far >= best[0] or work > POD_SEARCH_WORK):  # type: ignore[operator]
             return
         if at == len(sizes):
             best[0], best[1] = so_far, list(chosen)
             return
         head, rest = left[0], left[1:]
-        options = sorted(((cost((head, *c)), c) for c in combinations(rest, sizes[at] - 1)),
-                         key=lambda o: o[0])
-        for c_cost, partners in options:
+        for c_cost, partners in options(head, rest, sizes[at]):
             table = (head, *partners)
             chosen.append(table)
             search(tuple(p for p in rest if p not in partners), at + 1, so_far + c_cost, chosen)
