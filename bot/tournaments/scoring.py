@@ -12,8 +12,9 @@ Scoring (every rule a constant here):
 * Byes: BYE_POINTS for the pairing's bye, REQUESTED_BYE_POINTS for a bye asked for, LATE_JOIN_POINTS for each
   round played before a late entrant joined (lichess Swiss's rule).
 
-Tiebreaks, in TIEBREAKS order: Sonneborn–Berger (each duel's score times that opponent's points), Buchholz cut-1
-(the mean of a table's opponents' points, summed over the games played, less the lowest), direct encounter
+Tiebreaks, in TIEBREAKS order: Sonneborn–Berger (each duel's score times that opponent's points, averaged over a
+table's opponents — the usual sum for two-player games), Buchholz cut-1 (the mean of a table's opponents' points,
+summed over the games played, less the lowest), direct encounter
 (duel points against the players still tied), games won, rating. Unplayed rounds (byes, forfeits, absences) add
 nothing to Sonneborn–Berger, Buchholz or wins — the simplest rule, and it never rewards a forfeit.
 """
