@@ -16,11 +16,12 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import without_password
-from bot.migrate_db import BATCH_ROWS, SKIPPED_TABLES, copy_order, masked, tables
+from bot.migrate_db import copy_order, masked
 from bot.model import Person
 from bot.services import Services
 from bot.store import Database
 from bot.store.archives import ArchiveStore
+from bot.store.copy import BATCH_ROWS, SKIPPED_TABLES, tables
 from engines import GAMES
 from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, CY, DEE, GUILD, FakeClock
 
