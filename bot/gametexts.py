@@ -33,6 +33,16 @@ def game_text(game_key: str, kind: str, language: str) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
+def missing(game_key: str, root: Path = TEXTS_DIR) -> list[str]:
+    """The text files game ``game_key`` lacks (or has empty) under ``root``: every kind in English and in every
+    language that has a folder there. The registry's start-up check names them."""
+    folders = {d.name for d in root.iterdir() if d.is_dir()} if root.is_dir() else set()
+    languages = sorted(folders | {SOURCE_LANGUAGE})
+    paths = [root / language / game_key / f"{kind}.md" for language in languages for kind in KINDS]
+    return [str(p.relative_to(root)) for p in paths
+            if not p.is_file() or not p.read_text(encoding="utf-8").strip()]
+
+
 def rules(game_key: str, language: str | None = None) -> str:
     """The rules as played here (markdown), in ``language`` (default: the language of the moment)."""
     return game_text(game_key, "rules", language or current())

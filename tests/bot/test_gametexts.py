@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot import gametexts
+from bot import gametexts, wording
 from bot.i18n import LANGUAGES, SOURCE_LANGUAGE
 from engines import GAMES
 from tests.bot.discord_harness import FakeDiscord
@@ -125,4 +125,14 @@ async def test_a_german_server_reads_the_challenge_cards_summary_in_german(db, c
         card = next(s for s in out if s.kind == "channel_message")
         assert gametexts.summary("roocala", "de") in card.text()
         assert gametexts.summary("roocala", "en") not in card.text()
+        await fake.settle()
+
+
+async def test_a_german_reader_picks_from_the_challenge_menu_with_german_summaries(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="en-US") as fake:
+        out = await fake.context_menu(fake.user(11, "Ann"), "Challenge to…", fake.user(12, "Bob"))
+        menu = next(c for s in out for c in s.components if c.get("custom_id", "").startswith("ct:"))
+        descriptions = {o["value"]: o["description"] for o in menu["options"]}
+        for key in GAMES:
+            assert descriptions[key] == wording.shorten(gametexts.summary(key, "de"), 100), key
         await fake.settle()
