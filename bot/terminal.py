@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bot import wording
+from bot import gametexts, wording
 from bot.ai_player import AIPlayer
 from bot.dispatcher import Dispatcher, Routes
 from bot.i18n import _
@@ -159,7 +159,7 @@ class Table:
         teams = game.teams.get(players)
         partner = people[teams[0][1]] if teams else None
         self.out.mkdir(parents=True, exist_ok=True)
-        self.write(f"{game.title} — {game.summary}")
+        self.write(f"{game.title} — {gametexts.summary(game.key)}")
         match = await services.challenges.challenge(game_key, guild_id=TERMINAL_GUILD, channel_id=TERMINAL_CHANNEL,
                                                     challenger=people[0], opponents=people[1:], variant=variant,
                                                     partner=partner, days_per_move=0)
