@@ -155,7 +155,10 @@ class AIPool:
         return executor
 
     def _executor_for_call(self) -> ProcessPoolExecutor:
-        """The running executor, started first if the pool has none (the first search, or one after idling)."""
+        """The running executor, started first if the pool has none (the first search, or one after idling).
+        Called with the lock held."""
+        if self._closed:
+            raise RuntimeError("the AI pool is closed")    # as an executor shut down refuses work
         if self._executor is None:
             self._executor = self._start()
         self._last_call = time.monotonic()
@@ -202,13 +205,13 @@ class AIPool:
     async def _run(self, fn: Any, args: tuple[Any, ...], time_budget: float, match_id: Any) -> Any:
         """``fn(*args, slot)`` in a worker, holding a cancel slot until the worker is done with it."""
         with self._lock:
+            executor = self._executor_for_call()
             if not self._free:
                 raise RuntimeError(f"more than {SLOTS} AI searches at once")
             slot = self._free.pop()
             self._flags[slot] = 0
             self._started[slot] = 0.0
             self._running.setdefault(match_id, set()).add(slot)
-            executor = self._executor_for_call()
         try:
             future = executor.submit(functools.partial(fn, *args, slot))
         except BrokenProcessPool as broken:   # a worker died before this call: fail it like one it was running

@@ -135,6 +135,15 @@ async def test_workers_start_with_the_first_search_and_end_after_idling():
         pool.close()
 
 
+async def test_a_closed_pool_refuses_a_search_and_starts_no_worker_for_it():
+    before = set(descendants(os.getpid()))
+    pool = AIPool(max_workers=1)
+    pool.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await pool.search_turn(random_position("rincala", 2, None, 8), level=1, seed=1)
+    assert pool_workers(before) == [] and not pool.up()
+
+
 async def test_a_started_search_that_stops_answering_is_called_hung_past_its_safety_net():
     """The worker is frozen (SIGSTOP) in the middle of a search: the caller gives up ``margin`` seconds past the
     search's time budget, counted from when the worker started it, and raises TimeoutError."""
