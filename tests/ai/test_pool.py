@@ -24,6 +24,12 @@ from tests.processes import command, cpu_ticks, descendants
 HANG = 60.0          # seconds: a hang detector for the waits below, not a speed requirement
 
 
+async def search_started(pool: AIPool) -> None:
+    """Returns once a worker of ``pool`` has started one of its calls."""
+    while not any(pool._started[slot] for slots in pool._running.values() for slot in slots):
+        await asyncio.sleep(0.01)
+
+
 @contextmanager
 def busy_host() -> Iterator[None]:
     """Every core of the host spinning in another process while the block runs."""
@@ -84,10 +90,12 @@ async def test_a_killed_worker_fails_its_search_and_the_pool_starts_fresh_ones()
     try:
         state = random_position("rincala", 2, None, 8)
         assert (await pool.search_turn(state, level=1, seed=1)).moves    # the workers are up
+        searching = asyncio.create_task(pool.search_turn(state, level=1, seed=1, iterations=10**7))
+        await asyncio.wait_for(search_started(pool), HANG)   # (an idle worker that dies is replaced at once)
         for pid in pool_workers(before):
             os.kill(pid, signal.SIGKILL)
         with pytest.raises(WorkerLost):
-            await asyncio.wait_for(pool.search_turn(state, level=1, seed=1, iterations=10**7), HANG)
+            await asyncio.wait_for(searching, HANG)
         again = await asyncio.wait_for(pool.search_turn(state, level=1, seed=1), HANG)
         assert again.moves == search_turn(state, level=1, seed=1).moves
     finally:
