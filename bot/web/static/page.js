@@ -23,7 +23,10 @@
     turn.textContent = data.turns[ply].text;
     var items = list.children;
     for (var i = 0; i < items.length; i++) { items[i].className = i === ply ? "at" : ""; }
-    if (items[ply]) { items[ply].scrollIntoView({block: "nearest"}); }
+    var li = items[ply];     // keep the marked line in view inside the list (never scroll the page)
+    if (li && (li.offsetTop < list.scrollTop || li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight)) {
+      list.scrollTop = li.offsetTop - list.clientHeight / 2;
+    }
     document.getElementById("first").disabled = document.getElementById("previous").disabled = ply === 0;
     document.getElementById("next").disabled = document.getElementById("last").disabled = ply === last;
     if (!keepHash) { history.replaceState(null, "", "#ply=" + ply); }
@@ -36,6 +39,10 @@
     document.getElementById("title").textContent = data.title;
     document.getElementById("replay").textContent = data.labels.replay;
     document.getElementById("record").textContent = data.labels.record;
+    ["first", "previous", "next", "last"].forEach(function (id) {
+      var b = document.getElementById(id);
+      b.title = data.labels[id]; b.setAttribute("aria-label", data.labels[id]);
+    });
     list.textContent = "";
     data.turns.forEach(function (t) {
       var li = document.createElement("li");
