@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
 from dataclasses import dataclass
+
+import pytest
 
 from bot.i18n import board_texts
 from bot.model import Match
@@ -13,9 +16,24 @@ from bot.services import Services
 from bot.services.pages import Pages
 from bot.web.server import RateLimit, WebServer
 from render.pool import RenderPool
+from tests.bot.health_support import _REAL_CONNECT, allow_loopback
 from tests.conftest import ANN, BOB, CHANNEL, GUILD
 
 PUBLIC_URL = "https://games.example.org"
+
+
+def allow_local(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Connections to this machine only: loopback (the web server, chromedriver) and the test PostgreSQL
+    server's Unix socket."""
+    allow_loopback(monkeypatch)
+    loopback_connect = socket.socket.connect
+
+    def connect(sock: socket.socket, address, *args, **kwargs):
+        if sock.family == getattr(socket, "AF_UNIX", None):
+            return _REAL_CONNECT(sock, address, *args, **kwargs)
+        return loopback_connect(sock, address, *args, **kwargs)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
 
 
 async def started(services: Services, guild: int = GUILD) -> Match:

@@ -18,8 +18,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
 from bot import records
-from tests.bot.health_support import allow_loopback
-from tests.bot.web.support import PUBLIC_URL, fetch, finished, link, pages_on, serve
+from tests.bot.web.support import PUBLIC_URL, allow_local, fetch, finished, link, pages_on, serve
 from tests.conftest import GUILD
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -34,7 +33,7 @@ SCREENSHOT = Path(__file__).resolve().parents[3] / "docs" / "page.png"
 
 @pytest.fixture(autouse=True)
 def loopback(monkeypatch):
-    allow_loopback(monkeypatch)
+    allow_local(monkeypatch)
 
 
 def browser(profile: str) -> WebDriver:
@@ -72,6 +71,7 @@ def walk(url: str, path: str, texts: list[str], moves: list[str], og: dict[str, 
         try:
             driver.set_window_size(*size)
             driver.get(url)
+            assert driver.execute_script("return window.innerWidth") <= size[0]
             WebDriverWait(driver, WAIT).until(
                 lambda d: len(d.find_elements(By.CSS_SELECTOR, "#moves li")) == len(texts))
             at_ply(driver, path, last, texts, moves)            # a finished match opens at its end

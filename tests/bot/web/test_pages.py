@@ -6,22 +6,23 @@ from __future__ import annotations
 import json
 
 import pytest
+from aiohttp.test_utils import make_mocked_request
 
 from bot.config import ConfigError, load_config
 from bot.model import BadInput, NotAllowed
 from bot.services.pages import LINK_LIFETIME, Pages, new_secret, sign, unpack
-from bot.web.server import NOT_FOUND_BODY, RateLimit, reader_language
-from tests.bot.health_support import allow_loopback
-from tests.bot.web.support import PUBLIC_URL, fetch, finished, link, pages_on, serve, started
-from tests.conftest import GUILD
+from bot.web.server import NOT_FOUND_BODY, RateLimit, client_address, reader_language
+from tests.bot.web.support import PUBLIC_URL, allow_local, fetch, finished, link, pages_on, serve, started
+from tests.conftest import ANN, BOB, BOTH_BACKENDS, GUILD
 
+BACKENDS = BOTH_BACKENDS     # the settings and links on SQLite and on a real PostgreSQL server
 OTHER_GUILD = 3000
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(autouse=True)
 def loopback(monkeypatch):
-    allow_loopback(monkeypatch)
+    allow_local(monkeypatch)
 
 
 @pytest.fixture
@@ -227,3 +228,29 @@ def test_pages_need_both_public_url_and_web_port():
                 {"PUBLIC_URL": "https://x.org", "WEB_PORT": "http"}):
         with pytest.raises(ConfigError):
             load_config(environ=bad)
+
+
+async def test_a_challenge_never_started_has_no_page(services, site):
+    await pages_on(services)
+    challenge = await services.challenges.challenge("tintas", guild_id=GUILD, channel_id=2000, challenger=ANN,
+                                                    opponents=[BOB], days_per_move=3)
+    await assert_hidden(site.port, await link(services, challenge))
+
+
+class Peer:
+    """A connection's transport as aiohttp asks it for the peer's address."""
+
+    def __init__(self, address: str):
+        self.address = address
+
+    def get_extra_info(self, name: str, default=None):
+        return (self.address, 40000) if name == "peername" else default
+
+
+def test_a_reader_cannot_escape_the_rate_limit_by_naming_another_address():
+    named = {"X-Forwarded-For": "203.0.113.9"}
+    direct = make_mocked_request("GET", "/m/x", headers=named, transport=Peer("198.51.100.7"))
+    assert client_address(direct) == "198.51.100.7"            # not our proxy: its header means nothing
+    proxied = make_mocked_request("GET", "/m/x", headers={"X-Forwarded-For": "198.51.100.1, 203.0.113.9"},
+                                  transport=Peer("127.0.0.1"))
+    assert client_address(proxied) == "203.0.113.9"            # the proxy's own entry: the last one
