@@ -41,6 +41,11 @@ FRAMES_CACHE = 32                     # matches whose replayed turns are kept
 POLL_SECONDS = 10                     # how often a running match's page asks for new moves
 REPLAY_BUDGET = 8 * 1024 * 1024       # bytes a page's replay GIF may have
 SITE = "Discord"                      # the Site tag of a record downloaded from a page
+PAGE_HEADERS = {                      # the link is the key to the page: never send it on as a Referer
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+}
 
 Frames = list[tuple[State, State | None, list[str]]]
 
@@ -208,7 +213,7 @@ class WebServer:
             description=html.escape(summary["result"]), image=html.escape(self._url(request, board)),
             url=html.escape(self._url(request)), board=html.escape(f"/m/{request.match_info['token']}{board}"),
             result=html.escape(summary["result"]), last=last)
-        headers = {} if shown.page.listed else {"X-Robots-Tag": "noindex"}
+        headers = PAGE_HEADERS if shown.page.listed else {**PAGE_HEADERS, "X-Robots-Tag": "noindex"}
         return web.Response(text=body, content_type="text/html", headers=headers)
 
     async def data(self, request: web.Request) -> web.Response:

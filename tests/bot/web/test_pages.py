@@ -52,6 +52,7 @@ async def test_a_link_opens_its_page_until_the_server_turns_pages_off(services, 
     token = await link(services, match)
     status, headers, body = await fetch(site.port, f"/m/{token}")
     assert status == 200 and headers["content-type"].startswith("text/html")
+    assert headers["referrer-policy"] == "no-referrer"          # the link never leaves as a Referer
     assert f"#{match.id}" in body.decode()
     await services.settings_service.change_pages(GUILD, mode="off", admin=True)
     await assert_hidden(site.port, token)
