@@ -38,6 +38,8 @@ RATE_CLIENTS = 10_000                 # addresses remembered at most (the oldest
 PROXIES = frozenset({"127.0.0.1", "::1"})   # a reverse proxy here: the client is the last X-Forwarded-For entry
 BOARD_CACHE = 512                     # board PNGs kept (a 60-turn match in two languages: 122)
 FRAMES_CACHE = 32                     # matches whose replayed turns are kept
+REPLAY_CACHE = 8                      # replay GIFs kept (a finished match's, per language and names)
+ACCEPT_LANGUAGES = 20                 # entries of Accept-Language looked at
 POLL_SECONDS = 10                     # how often a running match's page asks for new moves
 REPLAY_BUDGET = 8 * 1024 * 1024       # bytes a page's replay GIF may have
 SITE = "Discord"                      # the Site tag of a record downloaded from a page
@@ -51,19 +53,19 @@ Frames = list[tuple[State, State | None, list[str]]]
 
 
 def reader_language(header: str) -> str:
-    """The first language of Accept-Language (by weight) that has a catalog; English otherwise."""
-    ranked = []
-    for i, part in enumerate(header.split(",")[:20]):
+    """The first language of Accept-Language (by weight; ``q=0`` means not wanted) that has a catalog; English
+    otherwise."""
+    wanted = []
+    for order, part in enumerate(header.split(",")[:ACCEPT_LANGUAGES]):
         tag, _sep, params = part.strip().partition(";")
-        weight = 1.0
         found = re.search(r"q=([0-9.]+)", params)
-        if found:
-            try:
-                weight = float(found.group(1))
-            except ValueError:
-                continue
-        ranked.append((-weight, i, tag.strip().lower().split("-")[0]))
-    return next((lang for _w, _i, lang in sorted(ranked) if lang in LANGUAGES and _w < 0), SOURCE_LANGUAGE)
+        try:
+            weight = float(found.group(1)) if found else 1.0
+        except ValueError:
+            continue
+        if weight > 0:
+            wanted.append((-weight, order, tag.strip().lower().split("-")[0]))
+    return next((lang for _weight, _order, lang in sorted(wanted) if lang in LANGUAGES), SOURCE_LANGUAGE)
 
 
 class RateLimit:
@@ -128,6 +130,7 @@ class WebServer:
         self.limits = rate_limit or RateLimit()
         self.boards: LRU = LRU(BOARD_CACHE)
         self.frames: LRU = LRU(FRAMES_CACHE)
+        self.replays: LRU = LRU(REPLAY_CACHE)
         self._runner: web.AppRunner | None = None
         self._template = Template((STATIC / "page.html").read_text(encoding="utf-8"))
 
@@ -236,8 +239,13 @@ class WebServer:
 
     async def replay(self, request: web.Request) -> web.Response:
         shown = await self._shown(request)
-        gif = await self.renders().replay(shown.match.row.game, shown.frames, shown.match.names,
-                                          language=shown.language, budget=REPLAY_BUDGET)
+        key = (shown.match.id, shown.language, shown.match.row.position, tuple(shown.match.names))
+        gif = self.replays.get(key)
+        if gif is None:
+            gif = await self.renders().replay(shown.match.row.game, shown.frames, shown.match.names,
+                                              language=shown.language, budget=REPLAY_BUDGET)
+            if shown.match.is_over:          # a running match's grows with each turn
+                self.replays.keep(key, gif)
         return web.Response(body=gif, content_type="image/gif")
 
     async def record(self, request: web.Request) -> web.Response:
