@@ -17,6 +17,7 @@ from bot.config import Config, ConfigError, load_config
 
 if TYPE_CHECKING:
     from bot.discord.client import GameBot
+    from bot.web.server import WebServer
 
 log = logging.getLogger("bot")
 
@@ -113,6 +114,14 @@ async def end_children(grace: float = CHILD_GRACE) -> None:
         child.terminate()
 
 
+def web_server(bot: GameBot, config: Config) -> WebServer | None:
+    """The match pages' server when PUBLIC_URL and WEB_PORT are set (services and renders exist once set up)."""
+    if not (config.web_enabled and config.public_url and config.web_port):
+        return None
+    from bot.web.server import WebServer
+    return WebServer(lambda: bot.services, lambda: bot.renders, public_url=config.public_url, port=config.web_port)
+
+
 async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[None]]) -> int:
     """Run the bot until it is closed: the health endpoint (HEALTH_PORT) serves meanwhile, and SIGTERM or
     SIGINT closes the Discord connection, the scheduler, the dispatcher, the pools and the database.
@@ -139,6 +148,7 @@ async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[No
 
     health = HealthServer(bot.readiness, port=config.health_port, before_scrape=backlog) if config.health_port \
         else None
+    pages = web_server(bot, config)
     try:
         async with bot:
             if health is not None:
@@ -148,6 +158,13 @@ async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[No
                     log.error("the health endpoint cannot listen on port %d (%s); running without it",
                               config.health_port, exc)
                     health = None
+            if pages is not None:
+                try:
+                    await pages.start()
+                except OSError as exc:    # as the health endpoint: the bot plays on without its pages
+                    log.error("the match pages cannot listen on port %d (%s); running without them",
+                              config.web_port, exc)
+                    pages = None
             await connect()
     finally:
         for signum in STOP_SIGNALS:
@@ -156,6 +173,8 @@ async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[No
             await stopping[0]
         if health is not None:
             await health.stop()
+        if pages is not None:
+            await pages.stop()
         await end_children()
     log.info("stopped")
     return 0
