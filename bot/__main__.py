@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Config, ConfigError, load_config
+from bot.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from bot.discord.client import GameBot
@@ -44,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--database", default=None, help="SQLite file (default: a temporary one)")
     play.add_argument("--bots", type=int, default=0, help="seats the bot plays (default: none)")
     play.add_argument("--level", type=int, default=3, choices=range(1, 6), help="the bot's level, 1-5")
+    play.add_argument("--language", default=None, choices=LANGUAGES,
+                      help="the language of every word (default: from LANG, else English)")
     rebuild = sub.add_parser("rebuild-ratings", help="recompute every rating from the stored match log")
     rebuild.add_argument("--guild", type=int, default=None, help="only this server (default: all)")
     compact = sub.add_parser("compact-db", help="archive the move logs of ended matches now (see bot/archiver.py)")
@@ -65,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.terminal import play_in_terminal
         return asyncio.run(play_in_terminal(args.game, players=args.players, variant=args.variant,
                                             seed=args.seed, out_dir=args.out, database=args.database,
-                                            bots=args.bots, level=args.level))
+                                            bots=args.bots, level=args.level, language=args.language))
     if args.command == "migrate-db":
         from bot.migrate_db import run
         return asyncio.run(run(args.source, args.target))
