@@ -10,7 +10,14 @@ worker counts from the moment it starts the search, so time spent queued behind 
 one. The caller waits without a limit while the call is queued; once the worker has started it (the worker
 writes the start time into shared memory), the caller gives up ``margin`` seconds past the safety net — a hang
 detector for a worker that stopped answering, which then raises ``TimeoutError``. A worker that dies (killed, out
-of memory) fails its calls with ``WorkerLost`` and the pool starts fresh workers.
+of memory) fails its calls with ``WorkerLost``.
+
+Lifecycle: the workers start with the first search, not with the pool (a bot nobody plays against and asks for
+no analysis holds no AI worker: 2 x ~24 MB PSS on the 2-core machine), and end after ``IDLE_END`` seconds
+without a search; the next search starts them again (the spawn is queued time, which never counts against it). A
+watcher thread, alive as long as the pool, waits on the workers' process sentinels: when one dies it starts
+fresh workers at once, so the pool is ``up()`` again without waiting for a search to notice. The watcher also
+owns the workers it starts: ``procs.kill_with_parent`` follows the thread that started a worker.
 
 Cancellation: the pool shares an array of flags with its workers (shared memory, no sockets, no manager
 process); each call owns one slot until its worker has finished, and the worker looks at its flag every
@@ -28,6 +35,7 @@ import asyncio
 import ctypes
 import functools
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
 import time
@@ -43,6 +51,8 @@ MAX_WORKERS = 2        # searches at once, at most: each takes a core, and the h
 DEFAULT_MARGIN = 5.0   # seconds past the safety net before the caller calls a started search hung
 HANG_POLL = 0.5        # seconds between two looks at whether a queued call has started (for the hang detector)
 SLOTS = 256            # calls that may be queued or running at once
+IDLE_END = 300.0       # seconds without a search after which the workers end (the next search starts them again)
+WATCH_TICK = 1.0       # seconds the watcher waits on the workers' sentinels before it looks at idleness and close
 
 _flags: ctypes.Array[Any] | None = None     # in a worker: the shared cancel flags
 _started: ctypes.Array[Any] | None = None   # in a worker: when it started each slot's search (time.monotonic)
@@ -103,32 +113,82 @@ def _analyse(state: State, top: int, seed: int, time_budget: float, iterations: 
 class AIPool:
     """Runs searches in worker processes. Use one per bot; ``close()`` at shutdown."""
 
-    def __init__(self, max_workers: int | None = None, margin: float = DEFAULT_MARGIN):
-        """``max_workers``: None for ``default_workers()``."""
+    def __init__(self, max_workers: int | None = None, margin: float = DEFAULT_MARGIN, *,
+                 idle_end: float = IDLE_END):
+        """``max_workers``: None for ``default_workers()``; ``idle_end``: seconds without a search after which
+        the workers end."""
         self._ctx = multiprocessing.get_context("spawn")
         self._flags = self._ctx.RawArray("b", SLOTS)
         self._started = self._ctx.RawArray("d", SLOTS)
         self._free = list(range(SLOTS - 1, -1, -1))
         self.workers = default_workers() if max_workers is None else max_workers
         self._margin = margin
+        self._idle_end = idle_end
         self._lock = threading.Lock()
         self._running: dict[Any, set[int]] = {}   # match id -> slots of its queued or running calls
         self._closed = False
         self._pids: list[Future[int]] = []         # each worker's pid once started (``up`` watches them)
-        self._executor = self._start()
+        self._executor: ProcessPoolExecutor | None = None    # no workers until the first search
+        self._last_call = time.monotonic()          # when the latest call was made or finished
+        self._watcher = threading.Thread(target=self._watch, name="ai-pool-watcher", daemon=True)
+        self._watcher.start()
 
     def up(self) -> bool:
-        """Whether the pool can think: its workers started, none has died, it was not closed (a health check; it
-        asks no worker, so a pool busy searching is up)."""
-        return not self._closed and all(f.done() and f.exception() is None and alive(f.result())
+        """Whether the pool can think: it was not closed, and no worker it started failed or has died (a worker
+        still starting counts: a call waits for it, and that wait never counts against the search). A health
+        check; it asks no worker, so a pool busy searching is up."""
+        return not self._closed and all(not f.done() or (f.exception() is None and alive(f.result()))
                                         for f in self._pids)
 
+    async def ready(self) -> None:
+        """Start the workers now if none run, and wait until each has started (as after a first search)."""
+        with self._lock:
+            self._executor_for_call()
+            pids = list(self._pids)
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in pids))
+
     def _start(self) -> ProcessPoolExecutor:
-        """A fresh executor with every worker started now, not on the first move."""
+        """A fresh executor with every worker started now (not one by one as calls arrive)."""
         executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=self._ctx, initializer=_init_worker,
                                        initargs=(self._flags, self._started))
         self._pids = [executor.submit(_noop) for _ in range(self.workers)]
         return executor
+
+    def _executor_for_call(self) -> ProcessPoolExecutor:
+        """The running executor, started first if the pool has none (the first search, or one after idling).
+        Called with the lock held."""
+        if self._closed:
+            raise RuntimeError("the AI pool is closed")    # as an executor shut down refuses work
+        if self._executor is None:
+            self._executor = self._start()
+        self._last_call = time.monotonic()
+        return self._executor
+
+    def _watch(self) -> None:
+        """The watcher thread: start fresh workers at once when one dies, end them all after ``idle_end`` seconds
+        without a call, stop when the pool is closed."""
+        while not self._closed:
+            executor = self._executor
+            processes = getattr(executor, "_processes", None) or {}   # pid -> Process; the executor's own table
+            sentinels = [process.sentinel for process in tuple(processes.values())]
+            died = multiprocessing.connection.wait(sentinels, timeout=WATCH_TICK) if sentinels else []
+            if not sentinels:
+                time.sleep(WATCH_TICK)
+            if self._closed or executor is None:
+                continue
+            if died:
+                self._restart(executor)
+            else:
+                self._end_if_idle(executor)
+
+    def _end_if_idle(self, executor: ProcessPoolExecutor) -> None:
+        """End the workers of ``executor`` when no call is queued or running and none came for ``idle_end``."""
+        with self._lock:
+            idle = time.monotonic() - self._last_call
+            if self._executor is not executor or self._running or idle < self._idle_end:
+                return
+            self._executor, self._pids = None, []
+        executor.shutdown(wait=True)
 
     async def search_turn(self, state: State, *, level: int, seed: int, time_budget: float = SAFETY_NET,
                           match_id: Any = None, iterations: int | None = None) -> TurnChoice:
@@ -145,13 +205,13 @@ class AIPool:
     async def _run(self, fn: Any, args: tuple[Any, ...], time_budget: float, match_id: Any) -> Any:
         """``fn(*args, slot)`` in a worker, holding a cancel slot until the worker is done with it."""
         with self._lock:
+            executor = self._executor_for_call()
             if not self._free:
                 raise RuntimeError(f"more than {SLOTS} AI searches at once")
             slot = self._free.pop()
             self._flags[slot] = 0
             self._started[slot] = 0.0
             self._running.setdefault(match_id, set()).add(slot)
-            executor = self._executor
         try:
             future = executor.submit(functools.partial(fn, *args, slot))
         except BrokenProcessPool as broken:   # a worker died before this call: fail it like one it was running
@@ -184,7 +244,7 @@ class AIPool:
     def _restart(self, broken: ProcessPoolExecutor) -> None:
         """Replace ``broken`` (a worker died: the executor refuses all work) with fresh workers, once."""
         with self._lock:
-            if self._executor is not broken:
+            if self._executor is not broken or self._closed:
                 return
             self._executor = self._start()
         broken.shutdown(wait=False, cancel_futures=True)
@@ -198,6 +258,7 @@ class AIPool:
                 if not slots:
                     del self._running[match_id]
             self._free.append(slot)
+            self._last_call = time.monotonic()
 
     def cancel(self, match_id: Any) -> int:
         """Stop every queued or running search of ``match_id`` (say, the match ended); returns how many."""
@@ -214,7 +275,9 @@ class AIPool:
             for slots in self._running.values():
                 for slot in slots:
                     self._flags[slot] = 1
-        self._executor.shutdown(wait=True, cancel_futures=True)
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
 __all__ = ["AIPool", "SearchCancelled", "WorkerLost", "default_workers"]

@@ -64,9 +64,13 @@ DEFAULT_RECORD = ROOT / "bench" / "results" / "ai_strength.jsonl"
 
 
 def code_fingerprint(key: str) -> str:
-    """A short hash of the source files one game's outcomes depend on: its rules, the search, its policy."""
+    """A short hash of the source files one game's outcomes depend on: its rules, the search, its policy.
+
+    The pool (``ai/pool.py``) only runs searches in processes and never decides a turn, so it is left out: a
+    change to the workers' lifecycle keeps the games already recorded."""
     digest = hashlib.sha256()
-    paths = [*ROOT.glob("ai/*.py"), ROOT / "ai/policies/__init__.py", ROOT / "ai/policies/common.py",
+    searching = [p for p in ROOT.glob("ai/*.py") if p.name != "pool.py"]
+    paths = [*searching, ROOT / "ai/policies/__init__.py", ROOT / "ai/policies/common.py",
              ROOT / f"ai/policies/{key}.py", ROOT / "engines/__init__.py", ROOT / "engines/base.py",
              ROOT / f"engines/{key}.py"]
     for path in sorted(p for p in paths if p.exists()):

@@ -13,7 +13,10 @@ render and AI pools), with Discord replaced by the offline harness the tests use
   workers, AI workers, the resource tracker), each process listed;
 * PSS after play: ``--people`` people in pairs, the matches spread over all five games, play for
   ``--seconds`` (as ``bench_players.py``: each sends a turn from the autocomplete when it is their move), then
-  the same sum.
+  the same sum;
+* PSS with the AI up: the same tree once the AI pool's workers have started (they start with the first search
+  and end after ``ai.pool.IDLE_END`` seconds without one: what the tree holds while someone plays the bot or
+  asks for an analysis). A tree whose AI workers start with the bot shows the same figure twice.
 
 PSS splits each shared page between the processes that map it, so the sum is what the tree really costs.
 The bot's own process also holds the harness (a few MB), which a real gateway connection would hold instead.
@@ -146,6 +149,10 @@ async def child(people: int, seconds: float) -> dict:
             await asyncio.gather(*(player(u, *tables[i // 2], random.Random(i)) for i, u in enumerate(users)))
             figures["played"] = tree_pss()
             figures["moves"] = moves[0]
+            pool = bot.ai.pool
+            if pool is not None and hasattr(pool, "ready"):
+                await pool.ready()
+            figures["ai_up"] = tree_pss()
             await bot.close()
         return figures
 
@@ -177,10 +184,16 @@ async def first_board(fake, pair: list[dict], game: str, channel: int) -> None:
 
 
 def measure(tree: Path, people: int, seconds: float) -> dict:
-    """Run the bench's child mode in ``tree`` (a fresh process, its code from that tree)."""
+    """Run the bench's child mode in ``tree`` (a fresh process, its code from that tree).
+
+    The child's main module is a ``-c`` command, as the bot's is ``python -m bot``: a worker started with "spawn"
+    imports its parent's main module first unless it is a package's ``__main__`` or a command, so a child run as
+    a script would have every worker import this bench (asyncio and all: a few MB each) where the bot's import
+    nothing."""
     script = Path(__file__).resolve()
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run([sys.executable, str(script), "--child", "--people", str(people), "--seconds",
+    command = f"import sys; sys.path.insert(0, {str(script.parent)!r}); import bench_memory; bench_memory.main()"
+    done = subprocess.run([sys.executable, "-c", command, "--child", "--people", str(people), "--seconds",
                            str(seconds)], cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"the bench failed in {tree}:\n{done.stderr[-3000:]}")
@@ -194,6 +207,9 @@ def show(name: str, figures: dict) -> None:
           f"{figures['played']['total']:4.0f} MB")
     print(f"{'':<14} idle:  {', '.join(figures['idle']['processes'])}")
     print(f"{'':<14} after: {', '.join(figures['played']['processes'])}")
+    if "ai_up" in figures:
+        up = figures["ai_up"]
+        print(f"{'':<14} with the AI up {up['total']:4.0f} MB: {', '.join(up['processes'])}")
 
 
 def main() -> None:
@@ -207,8 +223,9 @@ def main() -> None:
     if args.child:
         print(json.dumps(asyncio.run(child(args.people, args.seconds))))
         return
-    print(f"{os.cpu_count()} cores; {args.people} people in {args.people // 2} matches over all five games, "
-          f"{args.seconds:.0f} s; PSS summed over the bot's whole process tree")
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.people} people in "
+          f"{args.people // 2} matches over all five games, {args.seconds:.0f} s; PSS summed over the bot's whole "
+          f"process tree")
     show("this tree", measure(ROOT, args.people, args.seconds))
     if args.no_rev:
         return

@@ -25,17 +25,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_memory import tree_pss, whole_turn  # noqa: E402
-from bot.config import Config  # noqa: E402
-from bot.discord.client import GameBot  # noqa: E402
-from bot.services import Services  # noqa: E402
-from bot.store import Database  # noqa: E402
-from tests.bot.discord_harness import FakeDiscord  # noqa: E402
+from bench.bench_memory import tree_pss, whole_turn  # noqa: E402  (the standard library only)
 
 GUILD = 1000
 
 
 async def run(game: str, people: int, seconds: float) -> tuple[list[float], dict]:
+    # Imported here, not at the top: a render worker ("spawn") imports this script first, as the bot's own import
+    # nothing (``python -m bot``); the bot, discord.py and the harness would add MB to every worker measured.
+    from bot.config import Config
+    from bot.discord.client import GameBot
+    from bot.services import Services
+    from bot.store import Database
+    from tests.bot.discord_harness import FakeDiscord
+
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(Path(tmp) / "bot.sqlite3")
         config = Config(token=None, database_path=Path(tmp) / "bot.sqlite3", dev_guild_id=None, log_level="WARNING")

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Config, ConfigError, load_config
+from bot.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from bot.discord.client import GameBot
+    from bot.web.server import WebServer
 
 log = logging.getLogger("bot")
 
@@ -43,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--database", default=None, help="SQLite file (default: a temporary one)")
     play.add_argument("--bots", type=int, default=0, help="seats the bot plays (default: none)")
     play.add_argument("--level", type=int, default=3, choices=range(1, 6), help="the bot's level, 1-5")
+    play.add_argument("--language", default=None, choices=LANGUAGES,
+                      help="the language of every word (default: from LANG, else English)")
     rebuild = sub.add_parser("rebuild-ratings", help="recompute every rating from the stored match log")
     rebuild.add_argument("--guild", type=int, default=None, help="only this server (default: all)")
     compact = sub.add_parser("compact-db", help="archive the move logs of ended matches now (see bot/archiver.py)")
@@ -64,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.terminal import play_in_terminal
         return asyncio.run(play_in_terminal(args.game, players=args.players, variant=args.variant,
                                             seed=args.seed, out_dir=args.out, database=args.database,
-                                            bots=args.bots, level=args.level))
+                                            bots=args.bots, level=args.level, language=args.language))
     if args.command == "migrate-db":
         from bot.migrate_db import run
         return asyncio.run(run(args.source, args.target))
@@ -113,6 +117,14 @@ async def end_children(grace: float = CHILD_GRACE) -> None:
         child.terminate()
 
 
+def web_server(bot: GameBot, config: Config) -> WebServer | None:
+    """The match pages' server when PUBLIC_URL and WEB_PORT are set (services and renders exist once set up)."""
+    if not (config.web_enabled and config.public_url and config.web_port):
+        return None
+    from bot.web.server import WebServer
+    return WebServer(lambda: bot.services, lambda: bot.renders, public_url=config.public_url, port=config.web_port)
+
+
 async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[None]]) -> int:
     """Run the bot until it is closed: the health endpoint (HEALTH_PORT) serves meanwhile, and SIGTERM or
     SIGINT closes the Discord connection, the scheduler, the dispatcher, the pools and the database.
@@ -139,6 +151,7 @@ async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[No
 
     health = HealthServer(bot.readiness, port=config.health_port, before_scrape=backlog) if config.health_port \
         else None
+    pages = web_server(bot, config)
     try:
         async with bot:
             if health is not None:
@@ -148,6 +161,13 @@ async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[No
                     log.error("the health endpoint cannot listen on port %d (%s); running without it",
                               config.health_port, exc)
                     health = None
+            if pages is not None:
+                try:
+                    await pages.start()
+                except OSError as exc:    # as the health endpoint: the bot plays on without its pages
+                    log.error("the match pages cannot listen on port %d (%s); running without them",
+                              config.web_port, exc)
+                    pages = None
             await connect()
     finally:
         for signum in STOP_SIGNALS:
@@ -156,6 +176,8 @@ async def serve(bot: GameBot, config: Config, connect: Callable[[], Awaitable[No
             await stopping[0]
         if health is not None:
             await health.stop()
+        if pages is not None:
+            await pages.stop()
         await end_children()
     log.info("stopped")
     return 0

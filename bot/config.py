@@ -29,6 +29,12 @@ class Config:
     shard_ids: tuple[int, ...] | None = None     # the shards this process runs; None: all of them
     auto_shard: bool = False                     # SHARD_COUNT=auto
     health_port: int = DEFAULT_HEALTH_PORT
+    public_url: str | None = None                # match pages: the address readers use (no trailing '/')
+    web_port: int | None = None                  # match pages: the port bot/web listens on; both set = on
+
+    @property
+    def web_enabled(self) -> bool:
+        return bool(self.public_url) and bool(self.web_port)
 
     @property
     def sharded(self) -> bool:
@@ -39,7 +45,8 @@ class Config:
         where = without_password(str(self.database_path))
         return (f"Config(token={token}, database_path={where!r}, "
                 f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r}, shard_count={self.shard_count}, "
-                f"shard_ids={self.shard_ids}, auto_shard={self.auto_shard}, health_port={self.health_port})")
+                f"shard_ids={self.shard_ids}, auto_shard={self.auto_shard}, health_port={self.health_port}, "
+                f"public_url={self.public_url!r}, web_port={self.web_port})")
 
 
 # The password of a URL: between the user name and the last '@' (a password may hold '/', '@' or '%xx'), and a
@@ -78,7 +85,7 @@ def database_location(environ: dict[str, str]) -> Path | str:
 
 def load_config(env_file: str | os.PathLike | None = ".env", environ: dict[str, str] | None = None) -> Config:
     """Read DISCORD_TOKEN, DATABASE_URL (or DATABASE_PATH), DEV_GUILD_ID, LOG_LEVEL, SHARD_COUNT, SHARD_IDS and
-    HEALTH_PORT (see .env.example)."""
+    HEALTH_PORT, PUBLIC_URL and WEB_PORT (see .env.example)."""
     if environ is None:
         if env_file and Path(env_file).exists():
             load_dotenv(env_file, override=False)  # the real environment wins over .env
@@ -96,6 +103,7 @@ def load_config(env_file: str | os.PathLike | None = ".env", environ: dict[str, 
         log_level=level,
         **_sharding(environ),
         health_port=_health_port(environ),
+        **_web(environ),
     )
 
 
@@ -145,3 +153,19 @@ def _health_port(environ: dict[str, str]) -> int:
     if not _NUMBER.fullmatch(text) or int(text) > 65535:
         raise ConfigError(f"HEALTH_PORT must be a port number (0 turns the endpoint off), not {text!r}.")
     return int(text)
+
+
+_PUBLIC_URL = re.compile(r"https?://[^\s/?#]+(/[^\s?#]*)?")
+
+
+def _web(environ: dict[str, str]) -> dict:
+    """PUBLIC_URL (``https://games.example.org``, where readers reach the pages) and WEB_PORT (where bot/web
+    listens, usually behind a reverse proxy): match pages are served only when both are set."""
+    url = (environ.get("PUBLIC_URL") or "").strip().rstrip("/")
+    port = (environ.get("WEB_PORT") or "").strip()
+    if url and not _PUBLIC_URL.fullmatch(url):
+        raise ConfigError(f"PUBLIC_URL must be an http:// or https:// address like https://games.example.org, "
+                          f"not {url!r}.")
+    if port and (not _NUMBER.fullmatch(port) or not 0 < int(port) <= 65535):
+        raise ConfigError(f"WEB_PORT must be a port number (1 to 65535), not {port!r}.")
+    return {"public_url": url or None, "web_port": int(port) if port else None}

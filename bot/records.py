@@ -35,8 +35,9 @@ The format (docs/records.md has the full description and an example) is PGN-like
 Reading checks every line and replays every turn on the engine from the start position, so a record is
 accepted only when each turn is legal, is played by the seat named, and reaches exactly the code written after
 it; any other record is refused with the line (and turn) at fault. Discord-free and storage-free. Each line is
-read by a forward-only tokenizer (linear in the line), and the limits below (bytes, line length, lines, the game's
-turn cap, moves replayed) are checked before any turn is replayed; names are trimmed as a match trims them.
+read in time linear in it (a tokenizer for tags, a pattern that cannot backtrack for turns), and the limits below
+(bytes, line length, lines, the game's turn cap, moves replayed) are checked before any turn is replayed; names
+are trimmed as a match trims them.
 
 The file is the same in every language, like PGN: tag names, seat names and the Termination sentence are English
 whoever exports it; only the refusals of a bad record speak the reader's language (and keep the tag names).
@@ -173,16 +174,27 @@ def find_game(name: str) -> Game:
     raise BadInput(T(wording.RECORD_UNKNOWN_GAME, game=quote(name)))
 
 
-# A line is read by a tokenizer that only moves forward (str.find, slices and single-class patterns), so its
-# cost is linear in the line whatever it holds: the regular expression it replaced backtracked on a turn line
-# whose "{" never closes (68 s for one 4 KB line).
+# A line is read in time linear in it whatever it holds: the regular expression this replaced backtracked on a
+# turn line whose "{" never closes (68 s for one 4 KB line). A tag is read by a forward-only tokenizer (str.find,
+# slices and single-class patterns). A turn line, the common line, is matched by one pattern whose every piece is
+# a character class that excludes the delimiter after it, and nothing else: the number stops at its ".", the seat
+# at the first ":", the moves at the only "{", the code at the "}" that ends the line. A piece can only end at its
+# delimiter, so a failed match gives back at most each piece's characters once (linear), never a combination of
+# splits; the pattern runs in C over every line of a record (``scan``), the per-line Python only on the rest.
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")    # a tag's name: one greedy class, nothing after it to retry
 _ESCAPED = re.compile(r"\\(.)", re.S)           # one escaped character: no quantifier at all
+_TURN_LINE = re.compile(r"(\d{1," + str(TURN_NUMBER) + r"})\.(\s[^:{}]+):(\s+[^{}\s][^{}]*)\{([^{}]*)\}")
+"""``<number>. <seat>: <moves> {<code>}`` (a stripped line, ``fullmatch``): the number's digits, then at least
+one space and the seat's name (no ":", "{" or "}"), ":", at least one space and the moves (some not a space; no
+"{" or "}", ":" allowed), and the code between the line's only "{" and the "}" that ends it."""
 
 
 TurnLine = tuple[int, str, str, str]
-"""The pieces of ``<number>. <seat>: <moves> {<code>}``, stripped: number, seat, moves, code (a plain tuple:
-thousands are made per record)."""
+"""The pieces of ``<number>. <seat>: <moves> {<code>}``, stripped: number, seat, moves, code."""
+ScannedTurn = tuple[int, re.Match[str]]
+"""A turn line as ``scan`` found it: its line number and its match of ``_TURN_LINE``, made into pieces
+(``turn_pieces``) only when the replay reaches it: a record of thousands of turn lines that goes wrong early
+(say, turns after the end of the game) costs the pattern, not thousands of tuples."""
 
 
 def read_tag(line: str) -> tuple[str, str] | None:
@@ -205,62 +217,68 @@ def read_tag(line: str) -> tuple[str, str] | None:
 
 def read_turn_line(line: str) -> TurnLine | None:
     """A turn line's pieces; None when the line is no turn (the grammar in the module docstring)."""
-    dot = line.find(".", 0, TURN_NUMBER + 1)
-    if dot < 1 or not line[:dot].isdecimal():
-        return None
-    colon = line.find(":", dot)                    # the seat's name holds no ":", the moves may
-    opening = line.find("{")                       # the only "{", after the seat's name and the moves
-    if not dot < colon < opening or line.find("{", opening + 1) >= 0 or line.find("}") != len(line) - 1:
-        return None                                # ... and the only "}" ends the line
-    label = line[dot + 1:colon]                    # at least one space, then the seat's name
-    moves = line[colon + 1:opening]                # at least one space, then the moves
-    if len(label) < 2 or not label[0].isspace() or not moves[:1].isspace() or moves.isspace():
-        return None
-    return int(line[:dot]), label.strip(), moves.strip(), line[opening + 1:-1].strip()
+    turn = _TURN_LINE.fullmatch(line)
+    return None if turn is None else turn_pieces(turn)
 
 
-def scan(text: str) -> tuple[dict[str, str], list[tuple[int, TurnLine]]]:
+def turn_pieces(turn: re.Match[str]) -> TurnLine:
+    return int(turn[1]), turn[2].strip(), turn[3].strip(), turn[4].strip()
+
+
+def scan(text: str) -> tuple[dict[str, str], list[ScannedTurn]]:
     """The syntax pass: the header tags and the turn lines (with their line numbers), each line checked on its own
-    in time linear in it, at most MAX_RECORD_LINES lines and MAX_RECORD_TURNS turns; nothing is replayed yet."""
+    in time linear in it, at most MAX_RECORD_LINES lines and MAX_RECORD_TURNS turns; nothing is replayed yet. The
+    first line at fault, in the order of the lines, gives the refusal."""
     lines = text.splitlines()
     if len(lines) > MAX_RECORD_LINES:
         raise BadInput(T(wording.RECORD_TOO_MANY_LINES, lines=len(lines), limit=MAX_RECORD_LINES))
+    stripped = [line.strip() for line in lines]
+    turns = list(map(_TURN_LINE.fullmatch, stripped))        # in C: the pattern over every line
+    found: list[ScannedTurn] = [(number, turn) for number, turn in enumerate(turns, 1) if turn is not None]
+    numbers = [number for number, _ in found]
+    over = _over_a_limit(stripped, numbers)
     tags: dict[str, str] = {}
-    turn_lines: list[tuple[int, TurnLine]] = []
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
+    for number in (number for number, turn in enumerate(turns, 1) if turn is None):   # no turn: tags, the rest
+        if over is not None and over[0] <= number:
+            raise over[1]
+        line = stripped[number - 1]
         if not line or line[0] == ";":
             continue
-        if len(line) > MAX_LINE:
-            raise BadInput(T(wording.RECORD_LINE_TOO_LONG, line=number, limit=MAX_LINE))
-        if line[0] == "[":                          # a tag starts so, a turn never does
-            tag = read_tag(line)
-            if tag is not None:
-                if turn_lines:
-                    raise BadInput(T(wording.RECORD_TAG_AFTER_TURNS, line=number))
-                key, value = tag
-                if key in tags:
-                    raise BadInput(T(wording.RECORD_DUPLICATE_TAG, line=number, tag=key))
-                tags[key] = value
-                continue
-        else:
-            turn = read_turn_line(line)
-            if turn is not None:
-                if len(turn_lines) == MAX_RECORD_TURNS:
-                    raise BadInput(T(wording.RECORD_TOO_MANY_TURNS, limit=MAX_RECORD_TURNS))
-                turn_lines.append((number, turn))
-                continue
-        raise BadInput(T(wording.RECORD_BAD_LINE, line=number, text=quote(line)))
-    return tags, turn_lines
+        tag = read_tag(line) if line[0] == "[" else None
+        if tag is None:
+            raise BadInput(T(wording.RECORD_BAD_LINE, line=number, text=quote(line)))
+        if numbers and numbers[0] < number:
+            raise BadInput(T(wording.RECORD_TAG_AFTER_TURNS, line=number))
+        key, value = tag
+        if key in tags:
+            raise BadInput(T(wording.RECORD_DUPLICATE_TAG, line=number, tag=key))
+        tags[key] = value
+    if over is not None:
+        raise over[1]
+    return tags, found
 
 
-def _check_work(game: Game, turn_lines: Sequence[tuple[int, TurnLine]]) -> None:
+def _over_a_limit(stripped: list[str], turn_numbers: list[int]) -> tuple[int, BadInput] | None:
+    """The first line over a limit and its refusal: a line (not a comment) longer than MAX_LINE, or the turn
+    after MAX_RECORD_TURNS."""
+    found: list[tuple[int, BadInput]] = []
+    if max(map(len, stripped), default=0) > MAX_LINE:        # rare: only then a look for the line
+        long = next((n for n, line in enumerate(stripped, 1) if len(line) > MAX_LINE and line[0] != ";"), None)
+        if long is not None:
+            found.append((long, BadInput(T(wording.RECORD_LINE_TOO_LONG, line=long, limit=MAX_LINE))))
+    if len(turn_numbers) > MAX_RECORD_TURNS:
+        refusal = BadInput(T(wording.RECORD_TOO_MANY_TURNS, limit=MAX_RECORD_TURNS))
+        found.append((turn_numbers[MAX_RECORD_TURNS], refusal))
+    return min(found, key=lambda f: f[0]) if found else None
+
+
+def _check_work(game: Game, turn_lines: Sequence[ScannedTurn]) -> None:
     """Refuse, before any replay, a record longer than its game allows or with more moves than we replay (more
     than MAX_RECORD_TURNS turns were refused by ``scan``)."""
     turns = len(turn_lines)
     if game.turn_cap and turns > game.turn_cap:
         raise BadInput(T(wording.RECORD_OVER_TURN_CAP, turns=turns, game=game.title, cap=game.turn_cap))
-    moves = sum(turn[2].count(",") + 1 for _, turn in turn_lines)
+    moves = turns + sum(turn[3].count(",") for _, turn in turn_lines)
     if moves > MAX_RECORD_MOVES:
         raise BadInput(T(wording.RECORD_TOO_MANY_MOVES, moves=moves, limit=MAX_RECORD_MOVES))
 
@@ -306,7 +324,7 @@ def parse(text: str) -> GameRecord:
     states = [state]
     turns: list[RecordTurn] = []
     for at, turn_line in turn_lines:
-        number, label, text_moves, code = turn_line
+        number, label, text_moves, code = turn_pieces(turn_line)
         expected = len(turns) + 1
         if number != expected:
             raise BadInput(T(wording.RECORD_TURN_NUMBER, line=at, number=number, expected=expected))

@@ -1,10 +1,11 @@
 """The start-up check of the game registry: every game can be drawn, played by the bot and named as a command.
 
 A game is an engine (``engines.GAMES``), a renderer (``render.games.RENDERERS``), optionally an AI policy
-(``ai.policies.POLICIES``) and its texts (one sentence per way it ends), each layer's entry under the engine's
-key. mypy checks the entries against their contracts (``render.games.Renderer``, ``ai.policies.Policy``); this
-check holds the lists to each other and fails early, with a message that says what to fix, when an entry is
-missing or wrong, or a game's key clashes with another command.
+(``ai.policies.POLICIES``) and its texts (one sentence per way it ends; its rules, quick start and summary in
+every language, ``bot.gametexts``), each layer's entry under the engine's key. mypy checks the entries against
+their contracts (``render.games.Renderer``, ``ai.policies.Policy``); this check holds the lists to each other
+and fails early, with a message that says what to fix, when an entry is missing or wrong, or a game's key
+clashes with another command.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from ai.policies import POLICIES, Policy
+from bot import gametexts
 from engines import Game
 from engines.base import TURN_CAP_TERMINATION, Termination
 from render.games import RENDERER_MEMBERS, RENDERERS
@@ -31,15 +34,18 @@ class RegistryError(RuntimeError):
 
 
 def check_games(games: Mapping[str, Game], taken: Iterable[str] = (), renderers: Mapping[str, Any] = RENDERERS,
-                policies: Mapping[str, Any] = POLICIES) -> None:
+                policies: Mapping[str, Any] = POLICIES, texts: Path = gametexts.TEXTS_DIR) -> None:
     """Raise RegistryError unless every game has a usable key, a renderer with every member of
-    ``render.games.Renderer``, a sentence for each of its terminations, and every renderer and policy a game."""
+    ``render.games.Renderer``, a sentence for each of its terminations, its texts (rules, quick start, summary)
+    in every language under ``texts``, and every renderer and policy a game."""
     taken = set(taken)
     problems = []
     for key, game in games.items():
         problems += key_problems(key, game, taken)
         problems += renderer_problems(key, renderers)
         problems += termination_problems(key, game)
+        problems += [f"game {key!r} has no text {texts / path} (see bot/gametexts.py)"
+                     for path in gametexts.missing(key, texts)]
     for key in renderers.keys() - games.keys():
         problems.append(f"render.games.RENDERERS lists {key!r}, which is no game of engines.GAMES")
     for key, policy in policies.items():

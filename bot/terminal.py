@@ -9,16 +9,17 @@ why. The bot's turns are played by the dispatcher's worker (``AIPlayer.workers``
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from bot import wording
+from bot import gametexts, wording
 from bot.ai_player import AIPlayer
 from bot.dispatcher import Dispatcher, Routes
-from bot.i18n import _
+from bot.i18n import N_, _, board_texts, current, language_of, speaking
 from bot.model import Match, Person, ServiceError, ai_people
 from bot.services import Services
 from bot.services.announce import (
@@ -42,34 +43,56 @@ from bot.store import Database
 from engines import GAMES, State
 from engines.steps import StepOption, picked_turn, step_options
 from render import board_png
+from render import texts as render_texts
 
 TERMINAL_GUILD = 0      # the terminal is its own "server"
 TERMINAL_CHANNEL = 0
-HELP = ("Type a move (or a whole turn), press Enter (or type 'pick') to build your turn from numbered menus, "
-        "'moves' to list the legal ones, 'resign', or 'quit'.")
+HELP = N_("Type a move (or a whole turn), press Enter (or type 'pick') to build your turn from numbered menus, "
+          "'moves' to list the legal ones, 'resign', or 'quit'.")
 PICK_WORDS = {"", "pick"}      # at the prompt: build the turn step by step from numbered menus
 BACK_WORDS = {"b", "back"}     # in a menu: take the last pick back
 CANCEL_WORDS = {"", "c", "cancel"}   # in a menu: leave it, nothing played
 # What Discord offers, said in the shared refusals, and what the terminal offers instead.
-TERMINAL_WORDS = {"the autocomplete lists the legal ones": "type 'moves' to list the legal ones",
-                  "The autocomplete lists the legal ones": "Type 'moves' to list the legal ones",
-                  "The autocomplete lists the legal turns": "Type 'moves' to list the legal turns"}
+TERMINAL_WORDS = {N_("the autocomplete lists the legal ones"): N_("type 'moves' to list the legal ones"),
+                  N_("The autocomplete lists the legal ones"): N_("Type 'moves' to list the legal ones")}
+LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")   # where the terminal finds its reader's language (POSIX order)
 LOCAL_NAMES = ("Ann", "Bob", "Cy", "Dee")   # the people at the keyboard (not 'Player 1', which names a seat)
 SHOWN_MOVES = 25
 
 
 async def play_in_terminal(game_key: str, *, players: int | None = None, variant: str | None = None,
                            seed: int | None = None, out_dir: str = "out", database: str | None = None,
-                           bots: int = 0, level: int = 3,
+                           bots: int = 0, level: int = 3, language: str | None = None,
                            read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> int:
-    """Local seats at one keyboard; ``bots`` of the seats are played by the bot at ``level``."""
+    """Local seats at one keyboard; ``bots`` of the seats are played by the bot at ``level``, every word in
+    ``language`` (default: the environment's, ``terminal_language``)."""
+    render_texts.install(board_texts())      # the board images' words, as the render workers get them
+    with speaking(language or terminal_language()):
+        return await _play_in_terminal(game_key, players=players, variant=variant, seed=seed, out_dir=out_dir,
+                                       database=database, bots=bots, level=level, read=read, write=write)
+
+
+def terminal_language(environ: Mapping[str, str] = os.environ) -> str:
+    """The reader's language from the POSIX locale variables (``LANG=de_DE.UTF-8`` -> German); English when
+    none names a language with a catalog."""
+    for name in LANGUAGE_VARIABLES:
+        if environ.get(name):
+            return language_of(environ[name].split(".")[0])
+    return language_of(None)
+
+
+async def _play_in_terminal(game_key: str, *, players: int | None, variant: str | None, seed: int | None,
+                            out_dir: str, database: str | None, bots: int, level: int,
+                            read: Callable[[str], str], write: Callable[[str], None]) -> int:
     game = GAMES[game_key]
     players = players or max(min(game.player_counts), bots + 1)
     if players not in game.player_counts:
-        write(f"{game.title} is played by {' or '.join(map(str, game.player_counts))} players.")
+        write(_("{game} is played by {counts} players.").format(
+            game=game.title, counts=_(" or ").join(map(str, game.player_counts))))
         return 2
     if variant is not None and variant not in game.variants:
-        write(f"{game.title} variants: {', '.join(game.variants) or 'none'}.")
+        write(_("{game} variants: {variants}.").format(game=game.title,
+                                                      variants=", ".join(game.variants) or _("none")))
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(database or Path(tmp) / "terminal.sqlite3")
@@ -100,7 +123,8 @@ class Table:
         self.dispatcher = Dispatcher(services, Routes(self, workers=self.ai.workers), owner="terminal")
 
     def thinking(self, match: Match) -> None:
-        self.write(f"{match.ai_to_move.name if match.ai_to_move else 'The bot'} is thinking…")
+        self.write(_("{player} is thinking…").format(player=match.ai_to_move.name if match.ai_to_move
+                                                      else _("The bot")))
 
     @property
     def handlers(self) -> Handlers:
@@ -126,7 +150,7 @@ class Table:
         match = await self.services.queries.get(outgoing.match_id)
         current = post.ply == match.ply
         if post.event == "start":
-            text = "The match begins!"
+            text = _("The match begins!")
         elif post.event == "turn":
             text = wording.played_text(match, post.seat or 0, wording.phrase_words(post.record_phrase, post.record))
             if current:
@@ -144,11 +168,12 @@ class Table:
         path = self.out / f"{match.game.key}-{match.id}-{match.ply:03d}{suffix}.png"
         if path.exists():
             return
-        png = board_png(match.position, last_turn=match.last_turn, names=match.names, previous=match.previous)
+        png = board_png(match.position, last_turn=match.last_turn, names=match.names, previous=match.previous,
+                        language=current())
         path.write_bytes(png)
         self.write("")
         self.write(wording.words(match.position.text_board_phrase(), wording.seat_names(match)))
-        self.write(f"Board image: {path}")
+        self.write(_("Board image: {path}").format(path=path))
 
     async def play(self, game_key: str, players: int, variant: str | None, read: Callable[[str], str],
                    bots: int, level: int) -> int:
@@ -159,14 +184,14 @@ class Table:
         teams = game.teams.get(players)
         partner = people[teams[0][1]] if teams else None
         self.out.mkdir(parents=True, exist_ok=True)
-        self.write(f"{game.title} — {game.summary}")
+        self.write(f"{game.title} — {gametexts.summary(game.key)}")
         match = await services.challenges.challenge(game_key, guild_id=TERMINAL_GUILD, channel_id=TERMINAL_CHANNEL,
                                                     challenger=people[0], opponents=people[1:], variant=variant,
                                                     partner=partner, days_per_move=0)
         for p in humans[1:]:
             match = await services.challenges.accept(match.id, p, guild_id=TERMINAL_GUILD)
         self.write(wording.seat_line(match))
-        self.write(HELP)
+        self.write(_(HELP))
         while True:
             await self.dispatcher.deliver_pending(match.id)
             match = await services.queries.get(match.id)
@@ -190,12 +215,13 @@ class Table:
                     continue
                 submission = picked
             if line.lower() in {"moves", "help", "?"}:
-                self.write(HELP)
+                self.write(_(HELP))
                 shown = game.turn_suggestions(match.position, "", SHOWN_MOVES)
                 total = len(match.position.legal_moves())
-                more = f" (the first {len(shown)} of {total} moves; type the start of one to narrow them)" \
-                    if total > len(shown) else ""
-                self.write("Legal: " + ", ".join(v for v, _ in shown) + more)
+                legal = ", ".join(value for value, _label in shown)
+                self.write(_("Legal: {moves} (the first {shown} of {total} moves; type the start of one to narrow "
+                             "them)").format(moves=legal, shown=len(shown), total=total) if total > len(shown)
+                           else _("Legal: {moves}").format(moves=legal))
                 continue
             try:
                 if line.lower() == "resign":
@@ -203,7 +229,7 @@ class Table:
                 else:
                     await services.play.submit_turn(match, who.user_id, submission, guild_id=TERMINAL_GUILD)
             except ServiceError as exc:
-                self.write(f"Not played: {in_terminal_words(str(exc))}")
+                self.write(_("Not played: {reason}").format(reason=in_terminal_words(str(exc))))
 
 
 def pick_turn(state: State, name: str, read: Callable[[str], str],
@@ -252,7 +278,7 @@ def menu_label(option: StepOption) -> str:
 def in_terminal_words(text: str) -> str:
     """A refusal shared with Discord, pointing at what the terminal offers (``moves``), not the autocomplete."""
     for discord_words, terminal_words in TERMINAL_WORDS.items():
-        text = text.replace(discord_words, terminal_words)
+        text = text.replace(_(discord_words), _(terminal_words))
     return text
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from bot import gametexts
 from bot.i18n import N_, _, compose, ngettext
 from bot.model import Match, TurnResult, shown_name
 from bot.ratings import display
@@ -179,7 +180,7 @@ def challenge_summary(match: Match, mention: Mention = plain) -> str:
     if match.game.teams.get(match.row.players) and teams:
         lines.append(_("Teams: {teams}").format(teams=" & ".join(mention(p) for p in teams) + " vs "
                      + " & ".join(mention(p) for p in people if p.team == 1)))
-    lines.append(f"*{_(game.summary)}*")
+    lines.append(f"*{gametexts.summary(game.key)}*")
     if len(others) > 1:
         lines.append(_("Accepted: {players}").format(
             players=", ".join(f"{mention(p)} {'✅' if p.accepted else '⏳'}" for p in others)))
@@ -439,7 +440,7 @@ def open_challenge_summary(match: Match, mention: Mention = plain) -> str:
         for team in open_seat_teams(match):
             sides[team].append(_(OPEN_SEAT))
         lines.append(_(OPEN_TEAMS).format(teams=" vs ".join(" & ".join(side) for side in sides)))
-    lines.append(f"*{_(game.summary)}*")
+    lines.append(f"*{gametexts.summary(game.key)}*")
     return "\n".join(lines)
 # ---- records and analysis ----
 RECORD_FILE = "match-{match_id}.txt"

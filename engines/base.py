@@ -247,8 +247,6 @@ class Game:
     player_counts: tuple[int, ...] = (2,)
     variants: tuple[str, ...] = ()
     # Extras used by the bot ---------------------------------------------------------------------------------
-    summary: str = ""                 # the rules in one line, for the challenge card
-    rules_text: str = ""              # the rules as played here (markdown), interpretations included
     variant_option: str = "variant"   # the slash-command option name that picks a variant
     variant_labels: dict[str, str] = {}   # variant -> what a player reads ('Hex board (37 cells)')
     teams: dict[int, tuple[tuple[int, ...], ...]] = {}  # player count -> seats per team (Spinca's 4 players)
@@ -263,9 +261,6 @@ class Game:
     turn_cap: int | None = None
     """The bot's draw cap in whole turns (a turn is all the moves of one player), or None. The engine does not
     apply it: the match service counts turns from the move log and calls ``turn_cap_outcome`` at the cap."""
-    quick_start: str = ""
-    """How to read the board and type a turn, in a few lines (``/help``); empty: ``quick_start_text`` takes the
-    rules' paragraphs on the board and on typing."""
     history_in_state: bool = False
     """True when playing on from a decoded code can differ from playing on from the replayed state, because
     repetition rules count positions the code does not hold."""
@@ -281,14 +276,6 @@ class Game:
         raise NotImplementedError
 
     # --- extras with defaults ------------------------------------------------------------------------------
-    def quick_start_text(self) -> str:
-        """The one-screen quick start: ``quick_start``, or the paragraphs of ``rules_text`` headed **Board** or
-        **How to type…**/**Typing…**."""
-        if self.quick_start:
-            return self.quick_start
-        blocks = re.split(r"\n(?=\*\*)", self.rules_text)
-        return "\n\n".join(b.strip() for b in blocks if re.match(r"\*\*(Board|How to type|Typing)", b))
-
     def seat_names(self, players: int) -> tuple[str, ...]:
         """What each seat is called in the rules ('White', 'South'); default 'Player 1'…"""
         return tuple(f"Player {i + 1}" for i in range(players))

@@ -1358,48 +1358,6 @@ def turn_notation(moves: Sequence[str]) -> str:
 # The game
 # --------------------------------------------------------------------------------------------------------
 
-_RULES_TEXT = """\
-**Quincala** (Game 3, "Quincala Standard", 2010) — 2 players, White starts.
-
-**Honesty first:** the original rules' three figures (board, white dots, placing areas and paths) are \
-unpublished. This board, its paths and the start position are **a reconstruction (R1) from the 2010 rules \
-text**, not the designer's drawings.
-
-**Board.** 10×10 dots, files a–j, ranks 1–10 from White's side. Four white dots in the middle: \
-e5 White's home (WH), f5 White's quincala dot (WQ), e6 Black's quincala dot (BQ), f6 Black's home (BH). \
-Each player has 4 pieces of each size (sizes 1…5, 1…4 or 1…3). Pieces on a dot stack as a tower, \
-smallest on top; a dot never holds two pieces of one size.
-
-**Goal.** A **complete tower** (one piece of every size, any colours) on a white dot wins at once for \
-whoever owns it as a winning dot: your own quincala dot or your opponent's home dot (White: f5, f6; \
-Black: e6, e5) — even if the other player built it.
-
-**A turn.** 1 *Placing:* you must place every piece in your hand and on your ledge, and may first take \
-**all** pieces off your own home dot (`home`) to place them too; each goes alone on an empty black dot of \
-your placing areas (White ranks 1–4, Black ranks 7–10). 2 *Moving:* lift **all** pieces of a black dot \
-holding only your pieces and move them in a straight line (8 directions), up to as many steps as pieces \
-moving, never jumping a piece. Each further leg leaves your largest piece and all enemy pieces, lifting \
-the rest of yours. Stop whenever you like (`end`). 3 *Releasing:* after the move, every piece in a mixed \
-tower on a black dot that a first leg could knock (single-colour tower in line, within its height, \
-nothing between) travels — opponent's colour first, larger before smaller.
-
-**Knocking.** Landing on a black dot knocks every piece of a lifted size there (either colour). A knocked \
-or released piece travels to its owner's opponent's home dot, else its owner's quincala dot (if that size \
-is free there), else off the board to the non-mover: his hand if it is his colour, his ledge if not. \
-White dots never knock; you may not land on one holding a lifted size. The win is checked after every \
-arrival, so if both towers would complete, the non-mover wins.
-
-**Immunity.** A piece that knocks an enemy piece cannot be knocked or released during the opponent's \
-next turn.
-
-**Passing and draws.** With no legal first leg after placing, you `pass`. Two passes in a row, or \
-400 turns without a win, draw.
-
-**Typing moves.** Placements `w5@c2`, `home`, legs `d3-d6`, `end`, `pass` — one at a time, or a whole \
-turn: `w5@c2 b2@j4 ; d3-d6-b6-b7`. A move ends by itself when no leg can follow; otherwise the bot ends \
-it after your message.
-"""
-
 
 class QuincalaTermination(Termination):
     """How the rules end a game of Quincala (the keys of ``QuincalaGame.terminations`` but R-W3's cap, which is
@@ -1414,11 +1372,6 @@ class QuincalaGame(Game):
     title = "Quincala"
     player_counts = (2,)
     variants = ("5", "4", "3")
-    summary = (
-        "Build a tower of every size on a winning white dot: lift, knock and release pieces "
-        "(reconstructed board)."
-    )
-    rules_text = _RULES_TEXT
     variant_option = "sizes"
     variant_labels = {"5": "5 sizes (standard)", "4": "4 sizes", "3": "3 sizes"}
     # R-W3 / clarification 7: the bot's draw after 400 turns without a win. The match service applies it from

@@ -1,7 +1,8 @@
 """Rincala: sowing stacks of coloured pieces round a ring of eight hollows.
 
 Rules as ../shared/rules/rincala.md specifies them (section numbers R1–R8 and B.x refer to it). The
-project's interpretations, each marked ``INTERPRETATION`` below and stated in ``RULES_TEXT``:
+project's interpretations, each marked ``INTERPRETATION`` below and stated in the rules text players read
+(``bot/texts/<language>/rincala/rules.md``):
 - R3.4 a full stack (8 pieces) is tested at the moment of each drop, so a lapping sowing skips a hollow
   it filled earlier in the same sowing;
 - R3.5 the emptied start hollow is an ordinary empty hollow: a lapping sowing drops into it, and that
@@ -399,40 +400,6 @@ class Rincala(Game):
         END_STUCK: "No move is possible: every sowing would drop into empty hollows only.",
         END_REPETITION: "The same position arose for the third time at the start of a turn (house rule).",
     }
-    quick_start = ("**The board.** A ring of eight hollows A–H, lettered clockwise; each holds a stack of pieces "
-                   "(red R, green G, yellow Y, white W).\n\n**Typing a turn.** A hollow and a direction: `C cw` "
-                   "or `C ccw` (also `C>`, `C<`). When you must move again, type the moves of the turn separated "
-                   "by commas: `A cw, C ccw`. The autocomplete lists the legal turns.")
-    summary = ("Sow a whole stack round the ring of eight hollows; take the top piece of every stack that "
-               "ends with two of a colour. Red 4, green 3, yellow 2, white 1.")
-    rules_text = """\
-**Rincala** — 2 or 3 players, 24 pieces (six each of red R, green G, yellow Y, white W) in a ring of \
-eight hollows A–H, lettered clockwise.
-
-**Set-up.** Eight stacks of three, dealt at random so that no piece lies directly on one of its own colour. \
-The start player is drawn at random; turns go round in seat order.
-
-**A move** (`C cw` or `C ccw`; also `C>`, `C<`): lift the whole stack of a hollow and drop its pieces one \
-by one, bottom piece first, into the following hollows, clockwise or counter-clockwise. At least one piece \
-must land on a stack: a move that drops into empty hollows only is not allowed. A hollow holding 8 pieces \
-is jumped over.
-- *Our reading:* a hollow's height is checked at each drop, so a long sowing that comes round again also \
-jumps a hollow it filled to 8 itself.
-- *Our reading:* the hollow you lifted the stack from is an ordinary empty hollow; a long sowing that comes \
-round to it drops a piece there, which counts as dropping into an empty hollow.
-
-**Collecting.** After the whole sowing, take the top piece of every stack whose two top pieces have the \
-same colour.
-
-**Move again?** In the very first turn of the game the start player makes exactly one move. Otherwise, \
-if your move collected nothing and dropped nothing into an empty hollow, you must move again; the turn \
-ends as soon as a move does either. You may type several moves at once, separated by commas: `A cw, C ccw`.
-
-**End.** The game ends when exactly one piece of each colour is left on the board, or when the player to \
-move has no legal move. *House rule:* it also ends when the same position (stacks, captures and player to \
-move) comes up for the third time at the start of a turn. Score red 4, green 3, yellow 2, white 1; the \
-highest total wins, and equal top scores share the win.
-"""
 
     def new(self, players: int = 2, seed: int | None = None, variant: str | None = None) -> RincalaState:
         if players not in self.player_counts:

@@ -762,40 +762,6 @@ def _parse_canonical(g: Board, move: str) -> tuple[int, int, int]:
     return _CANON[g.variant][move]
 
 
-RULES_TEXT = """\
-**Roocala** (Christian Freeling) — a mancala with Rooks, on the hex board (37 cells) or the square one (6×6).
-
-**Board.** The edge ring is split: South owns the 9 (hex) / 10 (square) edge cells on the bottom half, North \
-the rest; the inner cells are neutral. Every edge cell starts with 2 checkers. Rooks start on b4, d2 (South) \
-and d6, f4 (North) on hex; b2, e2 (South) and b5, e5 (North) on square. South moves first; North starts with \
-1 point.
-
-**Sowing.** Take all checkers from an own edge cell or an inner cell (never the opponent's cells; Rooks are \
-ignored) and drop one per cell: from an own edge cell either counter-clockwise along the edge, or in a \
-straight line whose first step enters the inner area; from an inner cell in any straight line. A line that \
-reaches the edge drops a checker on that edge cell, then runs on counter-clockwise. Laps skip the departure \
-cell. Lines: 6 directions on hex, 4 orthogonal ones on square.
-**Capture:** if the last checker lands on a cell that is not yours and held exactly 1 checker, you take 1 \
-from it, and 1 from each earlier drop going back while the cell is not yours and held exactly 1 before the \
-drop; your own cell ends the chain.
-
-**Rook move.** A Rook standing alone slides in a straight line over vacant cells and stops on the first \
-occupied cell: not on your Rook, not on a lone enemy Rook. An enemy Rook with checkers is captured (no \
-points); otherwise it takes 1 checker from a cell that is not yours (none from your own cell).
-
-**Hybrid.** Your Rook on a cell (not the opponent's) with checkers may come along: sow as usual, the Rook \
-lands one drop further. It captures an enemy Rook there (even on your own cell); on a cell not yours with \
-checkers it captures as many as you dropped (all if fewer are there). Never onto your other Rook; no chain \
-capture.
-
-**End.** Reaching 19 points (hex) / 21 (square), North's point included, wins at once. A player with no \
-legal move ends the game and the checkers left go to the other player; higher score wins. The third \
-occurrence of the same position with the same player to move is a draw.
-
-**Typing moves.** `e2>f3` = sow from e2, first checker on f3 (`e2` alone = along the edge; `d4 sw` = \
-direction). Add `+R` for a hybrid: `c1>d1+R`. Rook: `Rf4-c4`, or `Rf4xc4` when it captures.
-"""
-
 
 class RoocalaTermination(Termination):
     """How a game of Roocala ends (the keys of ``RoocalaGame.terminations``)."""
@@ -810,9 +776,6 @@ class RoocalaGame(Game):
     title = "Roocala"
     player_counts = (2,)
     variants = VARIANTS
-    summary = ("Mancala meets chess Rooks: sow checkers round the edge or across the inner area, capture "
-               "with sowings, Rooks and hybrids; 19 points (hex) / 21 (square) wins.")
-    rules_text = RULES_TEXT
     variant_option = "variant"
     variant_labels = {"hex": "Hex board (37 cells)", "square": "Square board (6×6)"}
     history_in_state = True   # R-E4 counts positions the code does not hold

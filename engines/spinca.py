@@ -680,36 +680,6 @@ class SpincaState(State):
 
 # --- Game -------------------------------------------------------------------------------------------------
 
-RULES_TEXT = """\
-**Spinca** (Phil Leduc, 2011) builds a 29-marble temple: a 4×4 base (level 1), a 3×3 middle (level 2) and \
-a 2×2 top (level 3). The peak is never used.
-**Players.** 2 (White, Black), 3 (White, Black, Red) or 4 in two teams: seats 1 and 3 play White, seats 2 \
-and 4 play Black, turns alternate W, B, W, B. White starts on an empty board.
-**Your turn** has two phases:
-1. *Optional slide.* Move **any** free, unlocked marble, of any colour, to an adjacent (orthogonal or \
-diagonal) empty point **on its own level** (no climbing); on levels 2–3 the point needs all four marbles \
-under it. A marble is *free* when it carries at most one marble; carrying two or more, it is *pinned*. \
-When a marble is lifted, the marble resting on it drops into its place, and the one above that drops in turn.
-2. *Mandatory placement* of one of your marbles on any empty hole or on a full 2×2 platform.
-**Locks.** Every marble that slid, tumbled or was placed is locked for the **next player's turn only** \
-(shown with +): it may not slide, and you may not lift a marble whose lifting would make a locked marble \
-tumble.
-**End.** After 29 turns the temple is complete (2 players: White 15 marbles, Black 14; 3 players: 10, 10, 9; \
-4 players: 8, 7, 7, 7).
-**Scoring.** Each of the four faces has 9 visible marbles (4 + 3 + 2). On each face, your score is the size \
-of your **smallest** group there; groups connect through balls touching on that face (side by side in a row, \
-and each ball touching the two below it). No marble on a face scores 0. The marbles on the four rising edges \
-count on both of their faces. Your total is the sum of the four faces.
-**Winner.** Highest total. 2 players or teams: a tie goes to whoever has more of the 5 inner-pyramid marbles \
-(1b2 1c2 1b3 1c3 2b2). 3 players: if two tie for the highest total, the third player wins; if all three tie, \
-the most inner-pyramid marbles wins, and if two tie there, the one with the fewest wins. There is always \
-exactly one winner; in a team game both partners win.
-**Typing a turn.** Cells are level, file, rank: `1a1`–`1d4`, `2a1`–`2c3`, `3a1`–`3b2` (file a is west, rank \
-1 south; `2a1` rests on `1a1 1b1 1a2 1b2`). Place only: `1c3`. Slide then place: `1b1-1c2 2a1`. Also \
-accepted: `>` or `→` as the arrow, `,` `;` or `+` before the placement, and the destination's level left \
-out (`1b1-c2 2a1`).
-"""
-
 
 class SpincaTermination(Termination):
     """How a game of Spinca ends (the keys of ``SpincaGame.terminations``): by face points or
@@ -749,9 +719,6 @@ class SpincaGame(Game):
         "inner_three": "Face points tied at {best}; {winner} wins with {inner} of the 5 inner-pyramid marbles "
                        "({other1} {other1_inner}, {other2} {other2_inner}).",
     }
-    summary = ("Build a 29-marble pyramid: each turn optionally slide any free marble on its level, then "
-               "place one of yours; your smallest group on each face scores.")
-    rules_text = RULES_TEXT
 
     def new(self, players: int = 2, seed: int | None = None, variant: str | None = None) -> SpincaState:
         if players not in self.player_counts:

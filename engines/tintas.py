@@ -557,44 +557,6 @@ def _empty_board_winners(hold) -> tuple[int, ...]:
 
 _SPLIT = re.compile(r"[\s,\-]+")
 
-RULES_TEXT = """\
-**Tintas** — 2 players, 49 pieces in 7 colours (7 each) on a 49-cell hex board, one shared pawn.
-
-**Setup.** The pieces are dealt at random, one per cell. If all seven pieces of one colour form one \
-connected group, the board is dealt again (our reading of "all adjacent"). The start player is drawn by lot.
-
-**First turn.** The start player puts the pawn on any cell and takes that piece. That turn ends there \
-(no chaining).
-
-**A normal turn.**
-1. Pick one of the six directions. The pawn slides straight across empty cells and stops on the \
-*first* piece in that direction; you take it. It cannot pass over a piece, and a direction with no \
-piece is unavailable.
-2. You *may* slide again, any direction (even straight back across the emptied cells), but only onto a piece \
-of the **same colour** as the ones taken this turn. A direction whose first piece has another colour is \
-blocked. Repeat as often as you like and can.
-3. When no piece of that colour is in line, your turn ends by itself.
-4. **Jump:** if at the start of your turn no piece is in line with the pawn in any direction, you must move \
-the pawn to any piece on the board and take it. **The turn then ends** (no chaining after a jump).
-
-**Winning** — checked after every single piece taken:
-- You win at once when you hold **all 7 pieces of one colour**, even in the middle of a chain.
-- You also win when you hold **at least one piece of every colour** (so your opponent can no longer get 7 of \
-any colour) **and 4 or more pieces in at least 4 colours**. Nobody else can then reach either goal, so the \
-game stops here rather than being played out. We do not stop just because nobody can get 7 any more: the \
-game goes on until somebody meets one of these two goals. There are no draws.
-
-No pie/swap rule. Collected pieces are public; the score shown is the number of colours in which a player \
-holds 4 or more.
-
-**How to type moves.** Cells are named by column letter A–I (left to right) and number counted from the \
-bottom of that column, e.g. `E4` (the centre). Type your whole turn as the cells the pawn goes to, in order, \
-separated by spaces, commas or `-`: `H4 C3 E2`. The first turn and a jump are one cell. Stopping early \
-is just a shorter list; the turn ends after the last cell you type. Directions work too: `ne sw se` \
-means "slide that way to the first piece". Upper or lower case both work. \
-Autocomplete offers whole legal turns.
-"""
-
 
 class TintasTermination(Termination):
     """How a game of Tintas ends (the keys of ``TintasGame.terminations``)."""
@@ -610,9 +572,6 @@ class TintasGame(Game):
     title = "Tintas"
     player_counts = (2,)
     variants = ()
-    summary = ("Slide the shared pawn to the first piece in a line and keep chaining the same colour; win "
-               "with all 7 of one colour, or 4+ in 4 colours once you hold every colour.")
-    rules_text = RULES_TEXT
     fact_words = _NAMES    # the colours of the {colour} and {colours} facts
     termination_kinds = TintasTermination
     terminations = {

@@ -29,9 +29,9 @@ def end_with_parent() -> None:
 
 def kill_with_parent(parent_pid: int) -> None:
     """Linux: have the kernel send SIGKILL to this process when its parent dies (``PR_SET_PDEATHSIG``; strictly,
-    when the parent's thread that started it ends: the pools start their workers when created, from threads
-    that live as long as the bot). If the parent died before that took effect, this process has been
-    re-parented already: it exits at once."""
+    when the parent's thread that started it ends: the render pool starts its workers when created, the AI pool
+    from the event loop's thread or its own watcher thread, all threads that live as long as the bot). If the
+    parent died before that took effect, this process has been re-parented already: it exits at once."""
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)

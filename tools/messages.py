@@ -103,7 +103,6 @@ def game_messages() -> list[tuple[str, str | None, str]]:
     from engines import GAMES
     out: list[tuple[str, str | None, str]] = []
     for game in GAMES.values():
-        out.append((game.summary, None, f"engines:{game.key}.summary"))
         out += [(label, None, f"engines:{game.key}.variant_labels") for label in game.variant_labels.values()]
         out += [(seat, None, f"engines:{game.key}.seat_names") for n in game.player_counts
                 for seat in game.seat_names(n)]

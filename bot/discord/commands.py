@@ -15,12 +15,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import wording
+from bot import gametexts, wording
 from bot.discord.cards import jump_url, resign_view, timestamp
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish, info_embed, person
 from bot.discord.records import add_analysis_commands
 from bot.discord.views import ChallengeToSelect
-from bot.i18n import N_, T, _, speaking
+from bot.i18n import N_, SOURCE_LANGUAGE, T, _, speaking
 from bot.model import AI_LEVELS, Match, NotAllowed, ServiceError, ai_people, shown_name
 from bot.registry import check_games
 from bot.services.challenges import TIME_CHOICES_DAYS
@@ -58,7 +58,8 @@ def _option(name: str, annotation: Any, default: Any = inspect.Parameter.empty) 
 
 
 def build_game_group(game: Game) -> app_commands.Group:
-    group = app_commands.Group(name=game.key, description=wording.shorten(f"Play {game.title}: {game.summary}", 100),
+    summary = gametexts.summary(game.key, SOURCE_LANGUAGE)    # English: the translator localises the description
+    group = app_commands.Group(name=game.key, description=wording.shorten(f"Play {game.title}: {summary}", 100),
                                guild_only=True)
     _add_challenge(group, game)
     _add_vs_bot(group, game)
@@ -119,7 +120,7 @@ def build_game_group(game: Game) -> app_commands.Group:
 
     @group.command(name="rules", description=f"The rules of {game.title} exactly as played here")
     async def rules(interaction: discord.Interaction) -> None:
-        with speaking(interaction.locale):    # the framing; the rules themselves are English, as their specs
+        with speaking(interaction.locale):    # the rules and their framing in the reader's language
             messages = rules_messages(game)
         await interaction.response.send_message(embeds=messages[0], ephemeral=True)
         for embeds in messages[1:]:     # rules longer than one message continue in more (nothing is cut)
@@ -140,7 +141,7 @@ MAX_EMBEDS_TEXT = 6000     # Discord's limit for all the embeds of one message t
 
 def rules_messages(game: Game) -> list[list[discord.Embed]]:
     """The rules as embeds of at most 4,096 characters each, grouped into messages of at most 6,000."""
-    pages = wording.paragraphs(game.rules_text, MAX_EMBED_TEXT)
+    pages = wording.paragraphs(gametexts.rules(game.key), MAX_EMBED_TEXT)
     embeds = [discord.Embed(title=_("{game} — rules").format(game=game.title)
                             + (f" ({i + 1}/{len(pages)})" if len(pages) > 1 else ""),
                             description=page, colour=discord.Colour.blurple()) for i, page in enumerate(pages)]

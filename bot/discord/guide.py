@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands, ui
 
-from bot import wording
+from bot import gametexts, wording
 from bot.discord.cards import BOARD_FILE
 from bot.discord.interaction import MAX_EMBED_TEXT, acknowledged, app, finish
 from bot.i18n import T, _, current
@@ -21,7 +21,7 @@ MAX_BUTTONS = 25      # Discord's limit for one message (5 rows of 5)
 
 
 def help_embed() -> discord.Embed:
-    games = "\n".join(_(wording.HELP_GAME_LINE).format(title=g.title, summary=_(g.summary),
+    games = "\n".join(_(wording.HELP_GAME_LINE).format(title=g.title, summary=gametexts.summary(g.key),
                                                        players="/".join(map(str, g.player_counts)))
                       for g in GAMES.values())
     text = f"{_(wording.HELP_INTRO)}\n\n{games}\n\n{_(wording.HELP_HOW_TO_START)}"
@@ -45,7 +45,7 @@ async def quick_start(interaction: discord.Interaction, game: Game) -> tuple[dis
     file = discord.File(io.BytesIO(png), filename=BOARD_FILE,
                         description=_(wording.HELP_GAME_ALT).format(title=game.title))
     embed = discord.Embed(title=_(wording.HELP_GAME_TITLE).format(title=game.title),
-                          description=game.quick_start_text()[:MAX_EMBED_TEXT], colour=discord.Colour.blurple())
+                          description=gametexts.quick_start(game.key)[:MAX_EMBED_TEXT], colour=discord.Colour.blurple())
     embed.set_image(url=f"attachment://{BOARD_FILE}")
     embed.set_footer(text=_(wording.HELP_GAME_FOOTER).format(key=game.key))
     return embed, file

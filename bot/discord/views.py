@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot import wording
+from bot import gametexts, wording
 from bot.discord.interaction import acknowledged, app, channel_language, finish, person
 from bot.i18n import N_, T, _, speaking
 from bot.model import ServiceError
@@ -231,7 +231,8 @@ class ChallengeToSelect(ui.DynamicItem[ui.Select], template=r"ct:(?P<target>\d{1
     """The game menu of "Challenge to…": picking a game challenges the member (their id is in the custom id)."""
 
     def __init__(self, target_id: int):
-        options = [discord.SelectOption(label=g.title, value=g.key, description=wording.shorten(_(g.summary), 100))
+        options = [discord.SelectOption(label=g.title, value=g.key,
+                                        description=wording.shorten(gametexts.summary(g.key), 100))
                    for g in GAMES.values()][:MAX_SELECT_OPTIONS]
         super().__init__(ui.Select(custom_id=f"ct:{target_id}", placeholder=_(wording.CHALLENGE_TO_PLACEHOLDER),
                                    options=options))

@@ -16,6 +16,8 @@ from bot.services.away import Away, AwayChange, AwayStatus
 from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.context import Context
 from bot.services.digests import DigestChoice, Digests, check_hour, check_zone
+from bot.services.pages import new_secret
+from bot.store.pages import PAGE_MODES, PageStore
 from bot.store.settings import NOTIFY_CHOICES
 
 SWITCH_VALUES = (0, 1)           # the off/on choices of threads and takebacks
@@ -121,6 +123,25 @@ class Settings:
         if digest is not None:
             self.digests.announce(digest)
         return away.status if away else None
+
+
+    async def change_pages(self, guild_id: int, *, mode: object = None, display_names: object = None,
+                           rotate: bool = False, admin: bool) -> None:
+        """Match pages on the web: off, link or listed; display names on them or seat names; ``rotate``: a new
+        secret, which revokes every link given so far. Turning pages on the first time makes the secret."""
+        if not admin:
+            raise NotAllowed(T("Only members with the Manage Server permission can change the server's match pages; "
+                               "nothing was changed."))
+        if mode is not None and (not isinstance(mode, str) or mode not in PAGE_MODES):
+            raise BadInput(T("Match pages are off, link or listed, not {value}. Nothing was changed.",
+                             value=shown(mode)))
+        _switch(display_names, N_("Display names on match pages are on or off, not {value}. Nothing was changed."))
+        pages = PageStore(self.ctx.db)
+        async with self.ctx.db.transaction() as tx:
+            fresh = rotate or (mode not in (None, "off") and await pages.secret_missing(tx, guild_id))
+            await pages.write(tx, guild_id, mode=None if mode is None else str(mode),
+                              display_names=None if display_names is None else bool(display_names),
+                              secret=new_secret() if fresh else None)
 
 
 def _int(value: object) -> int:

@@ -24,6 +24,12 @@ from tests.processes import command, cpu_ticks, descendants
 HANG = 60.0          # seconds: a hang detector for the waits below, not a speed requirement
 
 
+async def search_started(pool: AIPool) -> None:
+    """Returns once a worker of ``pool`` has started one of its calls."""
+    while not any(pool._started[slot] for slots in pool._running.values() for slot in slots):
+        await asyncio.sleep(0.01)
+
+
 @contextmanager
 def busy_host() -> Iterator[None]:
     """Every core of the host spinning in another process while the block runs."""
@@ -84,14 +90,66 @@ async def test_a_killed_worker_fails_its_search_and_the_pool_starts_fresh_ones()
     try:
         state = random_position("rincala", 2, None, 8)
         assert (await pool.search_turn(state, level=1, seed=1)).moves    # the workers are up
+        searching = asyncio.create_task(pool.search_turn(state, level=1, seed=1, iterations=10**7))
+        await asyncio.wait_for(search_started(pool), HANG)   # (an idle worker that dies is replaced at once)
         for pid in pool_workers(before):
             os.kill(pid, signal.SIGKILL)
         with pytest.raises(WorkerLost):
-            await asyncio.wait_for(pool.search_turn(state, level=1, seed=1, iterations=10**7), HANG)
+            await asyncio.wait_for(searching, HANG)
         again = await asyncio.wait_for(pool.search_turn(state, level=1, seed=1), HANG)
         assert again.moves == search_turn(state, level=1, seed=1).moves
     finally:
         pool.close()
+
+
+async def test_a_worker_killed_between_searches_is_replaced_at_once_without_a_search():
+    """Nothing is asked of the pool after the kill: its watcher sees the worker's death and starts fresh workers,
+    so the pool is up again (health checks say so) before any search would have noticed."""
+    before = set(descendants(os.getpid()))
+    pool = AIPool(max_workers=2)
+    try:
+        await pool.ready()
+        old = pool_workers(before)
+        assert len(old) == 2 and pool.up()
+        os.kill(old[0], signal.SIGKILL)
+        fresh: list[int] = []
+        deadline = time.monotonic() + HANG
+        while time.monotonic() < deadline and not (pool.up() and len(fresh) == 2):
+            await asyncio.sleep(0.05)
+            fresh = [pid for pid in pool_workers(before) if pid not in old]
+        assert len(fresh) == 2 and pool.up()
+        await asyncio.wait_for(pool.ready(), HANG)         # the fresh workers answer
+    finally:
+        pool.close()
+
+
+async def test_workers_start_with_the_first_search_and_end_after_idling():
+    """A pool nobody asks holds no worker process; one that idled ``idle_end`` seconds gives them back, and the
+    next search starts fresh ones and finds the same turn."""
+    before = set(descendants(os.getpid()))
+    pool = AIPool(max_workers=1, idle_end=0.5)
+    state = random_position("rincala", 2, None, 8)
+    try:
+        assert pool_workers(before) == [] and pool.up()
+        first = await asyncio.wait_for(pool.search_turn(state, level=1, seed=1), HANG)
+        assert len(pool_workers(before)) == 1
+        deadline = time.monotonic() + HANG
+        while pool_workers(before) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert pool_workers(before) == [] and pool.up()
+        again = await asyncio.wait_for(pool.search_turn(state, level=1, seed=1), HANG)
+        assert again.moves == first.moves == search_turn(state, level=1, seed=1).moves
+    finally:
+        pool.close()
+
+
+async def test_a_closed_pool_refuses_a_search_and_starts_no_worker_for_it():
+    before = set(descendants(os.getpid()))
+    pool = AIPool(max_workers=1)
+    pool.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await pool.search_turn(random_position("rincala", 2, None, 8), level=1, seed=1)
+    assert pool_workers(before) == [] and not pool.up()
 
 
 async def test_a_started_search_that_stops_answering_is_called_hung_past_its_safety_net():

@@ -54,6 +54,8 @@ async def main(db_path: str, journal_path: str, port: str) -> int:
                 break
             await asyncio.sleep(0.05)
         await bot.renders.ready()         # as a bot that has run a while: its worker processes are up
+        if bot.ai.pool is not None:
+            await bot.ai.pool.ready()
         gateway.set()
         print("READY", flush=True)
         while not bot.is_closed():        # as bot.start returns once the bot is closed

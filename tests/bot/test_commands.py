@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image
 
+from bot import gametexts
 from engines import GAMES
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, autocompleted_turn, boards, cards, make_bot, said
@@ -47,7 +48,7 @@ async def test_challenge_card_shows_game_players_rules_and_buttons(fake, people)
     assert "Challenge sent" in said(out) and f"/{card.message_id}" in said(out)   # with a link to the card
     text = card.text()
     assert "Tintas" in text and "<@11> challenges <@12>" in text
-    assert GAMES["tintas"].summary in text   # the rules in one line
+    assert gametexts.summary("tintas", "en") in text   # the rules in one line
     assert [c["label"] for c in card.components] == ["Accept", "Decline", "Cancel"]
     assert "<@12>" in card.content and 12 in card.mentions
 

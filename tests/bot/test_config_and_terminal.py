@@ -8,7 +8,15 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import DEFAULT_DATABASE, ConfigError, load_config
-from bot.terminal import play_in_terminal
+from bot.terminal import LANGUAGE_VARIABLES, play_in_terminal, terminal_language
+
+
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch):
+    """The terminal takes its language from the environment: these tests read its English words."""
+    for name in LANGUAGE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
 
 
 def test_settings_are_read_and_defaults_apply():
@@ -58,6 +66,29 @@ async def test_terminal_mode_plays_through_the_service_and_writes_boards(tmp_pat
     assert len(boards) == 3                         # start, after E4, final
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in boards)
     assert f"Board image: {boards[0]}" in out
+
+
+async def test_a_german_terminal_says_every_word_in_german(tmp_path, monkeypatch):
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    typed = iter(["moves", "Z9", "", "c", "E4", "resign"])
+    lines: list[str] = []
+    code = await play_in_terminal("tintas", seed=4, out_dir=str(tmp_path), read=lambda prompt: next(typed),
+                                  write=lines.append)
+    out = "\n".join(lines)
+    assert code == 0
+    assert "Erlaubt: " in out and "Nicht gespielt:" in out and "Die Partie beginnt!" in out
+    assert "„moves“" in out and "Brettbild: " in out and "nichts gespielt" in out
+    english = ("Legal", "Not played", "Board image", "The match begins", "Type a move", "autocomplete", "to move",
+               "wins", "resigned", "Player", "nothing played", "pick 1-", "first step", "the legal ones")
+    assert not [word for word in english if word in out], out
+
+
+@pytest.mark.parametrize("environ, language", [
+    ({"LANG": "de_DE.UTF-8"}, "de"), ({"LANG": "de_AT"}, "de"), ({"LC_ALL": "en_GB.UTF-8", "LANG": "de_DE"}, "en"),
+    ({"LC_MESSAGES": "de_CH.UTF-8", "LANG": "en_US"}, "de"), ({"LANG": "C.UTF-8"}, "en"), ({"LANG": "fr_FR"}, "en"),
+    ({}, "en")])
+def test_the_terminal_speaks_the_language_the_environment_names(environ, language):
+    assert terminal_language(environ) == language
 
 
 async def test_rebuild_ratings_script_reports_unchanged_numbers(db_path, services, capsys):

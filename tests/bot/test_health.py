@@ -199,28 +199,16 @@ async def test_a_probe_that_does_not_answer_in_time_fails_and_an_answer_is_reuse
     assert len(asked) == 3
 
 
-async def test_an_ai_pool_is_not_ready_once_a_worker_died_or_it_was_shut_down():
-    import os
-    import signal
-
+async def test_an_ai_pool_is_ready_before_its_first_search_and_not_once_shut_down():
+    """Its workers start with the first search (a wait that never counts against it), so a pool without workers
+    can think; a dead worker is replaced at once (tests/ai/test_pool.py); a pool shut down cannot think."""
     from ai.pool import AIPool
     pool = await asyncio.to_thread(AIPool, 1)
-    try:
-        worker = await asyncio.wrap_future(pool._pids[0])       # the worker's pid, once it started
-        assert pool.up()
-        os.kill(worker, signal.SIGKILL)
-        for _ in range(600):                  # the pool notices the death on its own thread
-            if not pool.up():
-                break
-            await asyncio.sleep(0.05)
-        assert not pool.up()
-    finally:
-        await asyncio.to_thread(pool.close)
-    healthy = await asyncio.to_thread(AIPool, 1)
-    await asyncio.wrap_future(healthy._pids[0])
-    assert healthy.up()
-    await asyncio.to_thread(healthy.close)
-    assert not healthy.up()
+    assert pool.up()
+    await pool.ready()
+    assert pool.up()
+    await asyncio.to_thread(pool.close)
+    assert not pool.up()
 
 
 async def test_the_bot_is_not_ready_while_its_ai_workers_are_down(db, clock):
@@ -229,7 +217,7 @@ async def test_the_bot_is_not_ready_while_its_ai_workers_are_down(db, clock):
     bot = make_bot(db, clock)
     bot.readiness.add("discord", lambda: True)         # no gateway here: this test is about the workers
     pool = await asyncio.to_thread(AIPool, 1)
-    await asyncio.wrap_future(pool._pids[0])
+    await pool.ready()
     bot._ai, bot._renders = AIPlayer(bot.services, pool), RenderPool(0)
     assert await bot.readiness.missing() == []
     await asyncio.to_thread(pool.close)

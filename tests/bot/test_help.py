@@ -3,6 +3,10 @@ button per game that answers privately with its quick start and a start position
 
 from __future__ import annotations
 
+import pytest
+
+from bot import gametexts
+from bot.i18n import LANGUAGES
 from engines import GAMES
 
 MAX_EMBED_DESCRIPTION = 4096
@@ -24,7 +28,7 @@ async def test_help_lists_every_game_and_how_to_start_with_a_button_per_game(fak
     screen = private_answer(await fake.slash(people[0], "help"))
     text = screen.text()
     for game in GAMES.values():
-        assert f"**{game.title}**" in text and game.summary in text
+        assert f"**{game.title}**" in text and gametexts.summary(game.key, "en") in text
         assert screen.button(f"help:{game.key}")["label"] == game.title
     assert "challenge" in text and "vs-bot" in text and "/matches" in text and "/settings" in text
     assert len(screen.components) == len(GAMES)
@@ -39,13 +43,14 @@ async def test_each_game_button_answers_privately_with_its_quick_start_and_a_boa
         embed = answer.embeds[0]
         assert game.title in embed["title"] and embed["description"]
         assert len(embed["description"]) <= MAX_EMBED_DESCRIPTION and embed_size(embed) <= MAX_EMBED_TOTAL
-        assert game.quick_start_text()[:60] in embed["description"]
+        assert gametexts.quick_start(game.key, "en")[:60] in embed["description"]
         assert f"/{game.key} rules" in answer.text()
         pngs = [data for name, data in answer.files if name.endswith(".png")]
         assert len(pngs) == 1 and pngs[0].startswith(PNG)
 
 
-def test_every_game_has_a_quick_start_on_typing_a_turn():
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_game_has_a_quick_start_on_typing_a_turn(language):
     for game in GAMES.values():
-        text = game.quick_start_text()
+        text = gametexts.quick_start(game.key, language)
         assert 100 < len(text) < 1500 and "`" in text, game.key     # says what to type, in a line or two

@@ -105,6 +105,24 @@ def test_the_tokenizer_reads_every_short_line_as_the_old_regular_expressions_did
     assert min(agreed.values()) > 200, agreed   # both grammars were exercised, not only refusals
 
 
+@pytest.mark.parametrize("faults, refusal", [
+    ({2: "x" * (MAX_LINE + 1), 4: "nonsense"}, "Line {} of the record is longer than"),
+    ({2: "nonsense", 4: "x" * (MAX_LINE + 1)}, "Line {} of the record is neither a tag"),
+    ({2: "1. Player 1: " + "a" * MAX_LINE + " {x}", 4: '[Late "tag"]'}, "Line {} of the record is longer than"),
+    ({2: '[Late "tag"]', 4: "x" * (MAX_LINE + 1)}, "Line {} of the record is a header tag after the turns"),
+])
+def test_the_first_line_at_fault_gives_the_refusal_whatever_its_fault(text, faults, refusal):
+    """The line limits are looked up for the whole record at once, the other faults line by line: still the
+    first line at fault, in the order of the lines, is the one named."""
+    header, body = text.split("\n\n", 1)
+    turns = body.rstrip("\n").split("\n")
+    for at in sorted(faults):
+        turns.insert(at, faults[at])
+    first = header.count("\n") + 2 + 1 + min(faults)     # the header's lines, the blank line, then the turns
+    with pytest.raises(BadInput, match="^" + re.escape(refusal.format(first))):
+        parse(header + "\n\n" + "\n".join(turns) + "\n")
+
+
 # ---- turns and work ----------------------------------------------------------------------------------------------
 def _with_turns(record_text: str, count: int, moves: str = "a") -> str:
     """The header of ``record_text`` followed by ``count`` well-formed (not legal) turn lines."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import types
+from pathlib import Path
 
 import pytest
 
 from ai.policies import POLICIES
+from bot import gametexts
 from bot.registry import RegistryError, check_games
 from engines import GAMES
 from engines.base import Termination
@@ -58,9 +61,35 @@ def with_hexa(renderer: types.ModuleType) -> tuple[dict, dict]:
     return {"hexa": Sixth()}, {"hexa": renderer}
 
 
-def test_a_renderer_that_follows_the_contract_passes():
+def hexa_texts(root: Path, languages=("en", "de"), leave_out: str | None = None) -> Path:
+    """A texts folder as bot/texts/ is, with Hexa's rules, quick start and summary in ``languages``."""
+    for language in languages:
+        (root / language / "hexa").mkdir(parents=True)
+        for kind in gametexts.KINDS:
+            if f"{language}/{kind}" != leave_out:
+                (root / language / "hexa" / f"{kind}.md").write_text(f"**Hexa** {kind}\n", encoding="utf-8")
+    return root
+
+
+def test_a_renderer_that_follows_the_contract_passes(tmp_path):
     games, renderers = with_hexa(fake_renderer())
-    check_games(games, renderers=renderers, policies={})
+    check_games(games, renderers=renderers, policies={}, texts=hexa_texts(tmp_path))
+
+
+@pytest.mark.parametrize("leave_out", ["en/rules", "de/quick_start", "de/summary"])
+def test_a_game_without_one_of_its_texts_fails_naming_the_file(tmp_path, leave_out):
+    games, renderers = with_hexa(fake_renderer())
+    texts = hexa_texts(tmp_path, leave_out=leave_out)
+    language, kind = leave_out.split("/")
+    file = texts / language / "hexa" / f"{kind}.md"
+    with pytest.raises(RegistryError, match=rf"game 'hexa' has no text {re.escape(str(file))} "):
+        check_games(games, renderers=renderers, policies={}, texts=texts)
+
+
+def test_a_game_with_texts_in_no_language_fails_naming_the_english_ones(tmp_path):
+    games, renderers = with_hexa(fake_renderer())
+    with pytest.raises(RegistryError, match=r"game 'hexa' has no text .*en/hexa/summary\.md"):
+        check_games(games, renderers=renderers, policies={}, texts=tmp_path)
 
 
 @pytest.mark.parametrize("member", ["TEXTS", "draw", "palette"])

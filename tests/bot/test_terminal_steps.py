@@ -10,12 +10,19 @@ import pytest
 
 from bot.services import Services
 from bot.store import Database
-from bot.terminal import play_in_terminal
+from bot.terminal import LANGUAGE_VARIABLES, play_in_terminal
 from engines import GAMES
 
 SEED = 5
 AGAIN = 2             # moves after which the same player moves again, picked in one turn (turns can be long)
 MATCH_ID = 1          # the terminal's only match in its fresh database
+
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch):
+    """The terminal takes its language from the environment: these tests read its English words."""
+    for name in LANGUAGE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
 
 
 async def first_turn(db_file: Path) -> list[str]:

@@ -168,20 +168,32 @@ async def test_two_analyses_and_a_level_5_bot_turn_at_once_neither_time_out_nor_
     assert fallbacks() == before
 
 
-async def test_a_bot_turn_whose_worker_died_plays_a_quick_turn_logged_and_counted(services, ai_pool, caplog):
+async def kill_the_workers_once_searching(pool) -> None:
+    """SIGKILL the pool's workers once one of them has started a search (an idle worker that dies is replaced
+    at once, and a call only waits for it: no search is lost then)."""
     import os
     import signal
 
-    from ai.search import choose_turn
-    from bot.ai_player import FALLBACK_LEVEL, turn_seed
     from tests.processes import command, descendants
-    ai = AIPlayer(services, ai_pool)
-    match = await bot_to_move(services, "rincala", level=5)
+
+    async def searching() -> None:
+        while not any(pool._started[slot] for slots in pool._running.values() for slot in slots):
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(searching(), 120)
     for pid in descendants(os.getpid()):      # the pool's workers (this test process starts no others)
         if "multiprocessing.spawn" in command(pid):
             os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_bot_turn_whose_worker_died_plays_a_quick_turn_logged_and_counted(services, ai_pool, caplog):
+    from ai.search import choose_turn
+    from bot.ai_player import FALLBACK_LEVEL, turn_seed
+    ai = AIPlayer(services, ai_pool)
+    match = await bot_to_move(services, "rincala", level=5)
     before = fallbacks(kind="turn", reason="worker_lost")
-    played = await ai.play(match.id, ply=match.ply)
+    playing = asyncio.create_task(ai.play(match.id, ply=match.ply))
+    await kill_the_workers_once_searching(ai_pool)
+    played = await playing
     quick = choose_turn(match.position, level=FALLBACK_LEVEL, seed=turn_seed(match.row.seed, match.ply))
     assert played is not None and played.moves == quick
     assert fallbacks(kind="turn", reason="worker_lost") == before + 1
@@ -215,17 +227,12 @@ async def test_a_bot_turn_overtaken_while_searching_is_skipped(services, ai_pool
 
 
 async def test_an_analysis_whose_worker_died_says_try_again_logged_and_counted(services, ai_pool, caplog):
-    import os
-    import signal
-
-    from tests.processes import command, descendants
     ai = AIPlayer(services, ai_pool)
-    for pid in descendants(os.getpid()):
-        if "multiprocessing.spawn" in command(pid):
-            os.kill(pid, signal.SIGKILL)
     before = fallbacks(kind="analysis", reason="worker_lost")
+    analysing = asyncio.create_task(ai.best_turns(position_after("rincala", 12, 1), seed=1))
+    await kill_the_workers_once_searching(ai_pool)
     with pytest.raises(TimeoutError):          # what /analyze answers with "try again in a moment"
-        await ai.best_turns(position_after("rincala", 12, 1), seed=1)
+        await analysing
     assert fallbacks(kind="analysis", reason="worker_lost") == before + 1
     assert any(r.levelname == "ERROR" and "AI fallback (worker_lost)" in r.getMessage() for r in caplog.records)
     assert await ai.best_turns(position_after("rincala", 12, 1), seed=1)    # fresh workers answer the next one

@@ -443,7 +443,6 @@ def test_text_board_and_extras():
     s = GAME.decode(AFTER_G4)
     text = s.text_board()
     assert "G4:*" in text and "A1:B" in text and "Player 1: R0 O0 Y0 G1" in text
-    assert len(GAME.rules_text) <= 3800 and GAME.summary
     assert GAME.seat_names(2) == ("Player 1", "Player 2")
     assert GAME.key == "tintas" and GAME.title == "Tintas"
     assert GAME.player_counts == (2,) and GAME.variants == ()
