@@ -7,6 +7,7 @@ the target: a failure leaves the target as it was. The identity sequences (Postg
 (SQLite) then continue after the copied ids. Verification reads the committed target through a fresh connection:
 row counts and a checksum per table equal the source's, and every match's move log replays to its stored
 position (the services' own check). The bot must be stopped meanwhile: nothing else may write to either side.
+The SQL (catalog, batches, sequences) is in bot/store/copy.py; this module decides, checks and reports.
 """
 
 from __future__ import annotations
@@ -15,17 +16,27 @@ import hashlib
 import os
 import re
 import sys
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from bot.config import HIDDEN, passwords, without_password
-from bot.store.db import Database, Tx, is_postgres, sqlite_path
+from bot.store.copy import (
+    Table,
+    continue_sequences,
+    defer_foreign_keys,
+    high_water,
+    insert_rows,
+    match_ids,
+    row_count,
+    rows_in_key_order,
+    schema_versions,
+    serial_columns,
+    tables,
+)
+from bot.store.db import Database, is_postgres, sqlite_path
 
-BATCH_ROWS = 1000              # rows per INSERT batch (and per read of the source)
-SKIPPED_TABLES = ("schema_migrations",)   # each side records its own migrations
 FLOAT_DIGITS = 12              # significant digits a float keeps in the checksum (both sides store IEEE doubles)
 PROGRESS_EVERY = 500           # matches replayed between two progress lines
 
@@ -51,14 +62,6 @@ class NotVerified(Exception):
     """The copy was committed but does not match the source."""
 
 
-@dataclass(frozen=True)
-class Table:
-    name: str
-    columns: tuple[str, ...]
-    key: tuple[str, ...]           # the primary key, in key order (every column when the table has none)
-    parents: frozenset[str]        # the other tables its foreign keys reference
-
-
 def describe(where: str | Path) -> str:
     """A location as the messages name it (no password, whatever its scheme)."""
     return without_password(str(where))
@@ -81,54 +84,6 @@ def same_place(a: str | Path, b: str | Path) -> bool:
     return key(str(a)) == key(str(b))
 
 
-async def one(db: Database | Tx, sql: str, params: Sequence[Any] = ()) -> Any:
-    """The one row a query always returns (an aggregate, a catalog function)."""
-    row = await db.fetchone(sql, params)
-    assert row is not None, sql
-    return row
-
-
-def quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-# ---- the catalog ----
-
-async def tables(db: Database) -> list[Table]:
-    """Every table of ``db`` but the skipped ones, with its columns, key and parents, by name."""
-    found: list[Table] = []
-    if db.backend == "sqlite":
-        names = [r[0] for r in await db.fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
-        for name in names:
-            if name in SKIPPED_TABLES:
-                continue
-            info = await db.fetchall(f"PRAGMA table_info({quote(name)})")
-            columns = tuple(r["name"] for r in info)
-            key = tuple(r["name"] for r in sorted((r for r in info if r["pk"]), key=lambda r: r["pk"]))
-            parents = {r["table"] for r in await db.fetchall(f"PRAGMA foreign_key_list({quote(name)})")}
-            found.append(Table(name, columns, key or columns, frozenset(parents - {name})))
-        return found
-    names = [r[0] for r in await db.fetchall(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-        " AND table_type = 'BASE TABLE' ORDER BY table_name")]
-    for name in names:
-        if name in SKIPPED_TABLES:
-            continue
-        columns = tuple(r[0] for r in await db.fetchall(
-            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
-            " AND table_name = ? ORDER BY ordinal_position", (name,)))
-        key = tuple(r[0] for r in await db.fetchall(
-            "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
-            " AND a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass(?) AND i.indisprimary"
-            " ORDER BY array_position(i.indkey::int2[], a.attnum)", (quote(name),)))
-        parents = {r[0] for r in await db.fetchall(
-            "SELECT p.relname FROM pg_constraint c JOIN pg_class p ON p.oid = c.confrelid"
-            " WHERE c.contype = 'f' AND c.conrelid = to_regclass(?)", (quote(name),))}
-        found.append(Table(name, columns, key or columns, frozenset(parents - {name})))
-    return found
-
-
 def copy_order(found: Sequence[Table]) -> list[Table]:
     """Parents before the tables that reference them (ties by name); a reference cycle is refused."""
     by_name = {t.name: t for t in found}
@@ -143,79 +98,6 @@ def copy_order(found: Sequence[Table]) -> list[Table]:
             done.append(t)
             placed.add(t.name)
     return done
-
-
-async def schema_versions(db: Database) -> list[int]:
-    return [r[0] for r in await db.fetchall("SELECT version FROM schema_migrations ORDER BY version")]
-
-
-async def rows_in_key_order(tx: Tx, table: Table) -> AsyncIterator[list[tuple[Any, ...]]]:
-    """The rows of ``table`` in primary-key order, ``BATCH_ROWS`` at a time (keyset paging: each read is cheap)."""
-    cols = ", ".join(quote(c) for c in table.columns)
-    keys = ", ".join(quote(c) for c in table.key)
-    at = [table.columns.index(c) for c in table.key]
-    after: tuple[Any, ...] | None = None
-    while True:
-        if after is None:
-            rows = await tx.fetchall(f"SELECT {cols} FROM {quote(table.name)} ORDER BY {keys} LIMIT ?", (BATCH_ROWS,))
-        else:
-            marks = ", ".join("?" for _ in table.key)
-            rows = await tx.fetchall(f"SELECT {cols} FROM {quote(table.name)} WHERE ({keys}) > ({marks})"
-                                     f" ORDER BY {keys} LIMIT ?", (*after, BATCH_ROWS))
-        if not rows:
-            return
-        batch = [tuple(r) for r in rows]
-        yield batch
-        if len(batch) < BATCH_ROWS:
-            return
-        after = tuple(batch[-1][i] for i in at)
-
-
-# ---- identity sequences ----
-
-async def _serial_columns(db: Database) -> list[tuple[str, str]]:
-    """(table, column) of every column a new row's id comes from (AUTOINCREMENT, identity or serial)."""
-    if db.backend == "sqlite":
-        found: list[tuple[str, str]] = []
-        for name, sql in await db.fetchall("SELECT name, sql FROM sqlite_master WHERE type = 'table'"):
-            if "AUTOINCREMENT" in (sql or "").upper() and name not in SKIPPED_TABLES:
-                info = await db.fetchall(f"PRAGMA table_info({quote(name)})")
-                found.extend((name, r["name"]) for r in info if r["pk"] == 1)
-        return found
-    rows = await db.fetchall(
-        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()"
-        " AND (is_identity = 'YES' OR column_default LIKE 'nextval(%') ORDER BY table_name")
-    return [(r[0], r[1]) for r in rows if r[0] not in SKIPPED_TABLES]
-
-
-async def high_water(db: Database) -> dict[str, int]:
-    """Per table, the highest id its sequence ever gave out (deleted rows' ids are not given out again)."""
-    marks: dict[str, int] = {}
-    if db.backend == "sqlite":
-        if not await db.fetchone("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'"):
-            return marks
-        for name, seq in await db.fetchall("SELECT name, seq FROM sqlite_sequence"):
-            marks[name] = max(marks.get(name, 0), int(seq))
-        return marks
-    for name, column in await _serial_columns(db):
-        seq = (await one(db, "SELECT pg_get_serial_sequence(?, ?)", (quote(name), column)))[0]
-        if seq:
-            last, called = await one(db, f"SELECT last_value, is_called FROM {seq}")
-            marks[name] = int(last) if called else int(last) - 1
-    return marks
-
-
-async def continue_sequences(tx: Tx, backend: str, serials: list[tuple[str, str]], marks: dict[str, int]) -> None:
-    """Make the next id of every serial column follow both the copied ids and the source's high-water mark."""
-    for name, column in serials:
-        top = (await one(tx, f"SELECT COALESCE(MAX({quote(column)}), 0) FROM {quote(name)}"))[0]
-        last = max(int(top), marks.get(name, 0))
-        if backend == "sqlite":
-            await tx.execute("DELETE FROM sqlite_sequence WHERE name = ?", (name,))
-            if last:
-                await tx.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", (name, last))
-        else:
-            await tx.execute("SELECT setval(pg_get_serial_sequence(?, ?), ?, false)", (quote(name), column, last + 1))
 
 
 # ---- checksums ----
@@ -329,11 +211,11 @@ async def _check(source: Database, target: Database) -> list[Table]:
         if set(table.columns) != set(dst_by_name[table.name].columns):
             raise Refused(f"the columns of table {table.name} differ: source {list(table.columns)},"
                           f" target {list(dst_by_name[table.name].columns)}")
-    matches = (await one(target, "SELECT COUNT(*) FROM matches"))[0] if "matches" in dst_by_name else 0
+    matches = await row_count(target, "matches") if "matches" in dst_by_name else 0
     if matches:
         raise Refused(f"the target already holds {matches} matches; migrate only into an empty database")
     for table in dst_tables:
-        rows = (await one(target, f"SELECT COUNT(*) FROM {quote(table.name)}"))[0]
+        rows = await row_count(target, table.name)
         if rows:
             raise Refused(f"the target is not empty: table {table.name} holds {rows} rows;"
                           " migrate only into an empty database")
@@ -341,21 +223,17 @@ async def _check(source: Database, target: Database) -> list[Table]:
 
 
 async def _copy(source: Database, target: Database, order: list[Table], say: Say) -> None:
-    serials = await _serial_columns(target)
+    serials = await serial_columns(target)
     marks = await high_water(source)
     current = ""
     try:
         async with target.transaction() as dst, source.reading() as src:
-            if target.backend == "sqlite":
-                await dst.execute("PRAGMA defer_foreign_keys = ON")   # a row may reference a later row of its table
+            await defer_foreign_keys(dst, target.backend)
             for table in order:
                 current = table.name
-                cols = ", ".join(quote(c) for c in table.columns)
-                marks_sql = ", ".join("?" for _ in table.columns)
-                insert = f"INSERT INTO {quote(table.name)} ({cols}) VALUES ({marks_sql})"
                 copied = 0
                 async for batch in rows_in_key_order(src, table):
-                    await dst.executemany(insert, batch)
+                    await insert_rows(dst, table, batch)
                     copied += len(batch)
                 say(f"copied {table.name}: {copied} rows")
             current = "(identity sequences)"
@@ -381,7 +259,7 @@ async def _verify(source: Database, where: str, order: list[Table], say: Say) ->
             else:
                 say(f"verified {table.name}: {n_dst} rows, checksum {sum_dst[:12]}")
         services = Services(target)
-        ids = [r[0] for r in await target.fetchall("SELECT id FROM matches ORDER BY id")]
+        ids = await match_ids(target)
         for n, match_id in enumerate(ids, 1):
             try:
                 ok = await services.queries.log_reproduces_position(match_id)

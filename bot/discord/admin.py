@@ -9,7 +9,7 @@ from bot import wording
 from bot.discord.cards import timestamp
 from bot.discord.interaction import acknowledged, app, finish, info_embed
 from bot.i18n import N_, T, _
-from bot.model import NotAllowed, NotFound, time_label
+from bot.model import NotFound, time_label
 from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.digests import time_zones
 from bot.services.queries import parse_match_id
@@ -90,13 +90,11 @@ match_group = app_commands.Group(name="match", description="Match records; admin
 async def abort(interaction: discord.Interaction, match: str, reason: str | None = None) -> None:
     bot = app(interaction)
     async with acknowledged(interaction):
-        if not _is_admin(interaction):   # Discord's default permissions can be overridden; this cannot
-            raise NotAllowed(T("Only members with the Manage Server permission can abort matches."))
         match_id = parse_match_id(match)
         if match_id is None:
             raise NotFound(T("Name the match to abort, like #12."))
         done = await bot.services.play.abort(match_id, interaction.user.id, guild_id=interaction.guild_id or 0,
-                                             reason=(reason or "")[:MAX_REASON])
+                                             admin=_is_admin(interaction), reason=(reason or "")[:MAX_REASON])
         await finish(interaction, _("{game} #{id} ({players}) was aborted. {result}").format(
             game=done.game.title, id=done.id, players=" vs ".join(done.names), result=wording.result_text(done)))
         await bot.dispatcher.deliver_pending(done.id)
@@ -105,9 +103,8 @@ async def abort(interaction: discord.Interaction, match: str, reason: str | None
 @match_group.command(name="rebuild-ratings", description="Admins: recompute this server's ratings from the match log")
 async def rebuild_ratings(interaction: discord.Interaction) -> None:
     async with acknowledged(interaction):
-        if not _is_admin(interaction):
-            raise NotAllowed(T("Only members with the Manage Server permission can rebuild ratings."))
-        count = await app(interaction).services.ratings.rebuild(interaction.guild_id)
+        count = await app(interaction).services.rebuild_ratings(interaction.guild_id or 0,
+                                                                admin=_is_admin(interaction))
         await finish(interaction, _("Ratings rebuilt from {n} rated matches.").format(n=count))
 
 

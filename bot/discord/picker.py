@@ -26,7 +26,7 @@ from bot import wording
 from bot.discord.interaction import acknowledged, app, info_embed
 from bot.i18n import N_, T, _, pgettext
 from bot.i18n import current as current_language
-from bot.model import Match, NotAllowed, ServiceError
+from bot.model import Match, NotAllowed
 from bot.services.drafts import Draft, Drafts
 from engines import State
 from engines.steps import StepOption, turn_state
@@ -135,7 +135,7 @@ class PickerItem(ui.DynamicItem[ui.Button], template=r"pk:(?P<id>\d{1,19}):(?P<p
             if self.action == "b":
                 await show(interaction, match, await drafts_of(interaction).back(draft))
             elif self.action == "c":
-                await confirm(interaction, match, draft, self.ply)
+                await confirm(interaction, match, draft)
 
 
 class PickerSelect(ui.DynamicItem[ui.Select], template=r"ps:(?P<id>\d{1,19}):(?P<ply>\d{1,9}):(?P<step>\d{1,3})"):
@@ -244,16 +244,11 @@ def turn_text(state: State, turn: list[str]) -> str:
     return wording.words(state.turn_record_phrase(turn)) or " ".join(turn)
 
 
-async def confirm(interaction: discord.Interaction, match: Match, draft: Draft, ply: int) -> None:
-    """Submit the built turn as ``/<game> move`` does, guarded by the ply the player saw."""
-    turn, chosen = draft.built()
-    if chosen or draft.options(match.position):
-        raise ServiceError(T("Your turn is not complete yet."))
+async def confirm(interaction: discord.Interaction, match: Match, draft: Draft) -> None:
+    """Submit the built turn (one service call: checked, played and the draft dropped in one transaction)."""
     bot = app(interaction)
-    await bot.services.play.submit_turn(match, interaction.user.id, turn, guild_id=interaction.guild_id or 0,
-                                        expected_ply=ply,
-                                        told=[bot.poster.reply_row(interaction, "board", _("✅ Move played."))])
-    await drafts_of(interaction).drop(match.id, ply, interaction.user.id)
+    await bot.services.drafts.confirm(match, draft, guild_id=interaction.guild_id or 0,
+                                      told=[bot.poster.reply_row(interaction, "board", _("✅ Move played."))])
     await interaction.edit_original_response(embed=None, view=None)    # the reply row writes the answer
     await bot.dispatcher.deliver_pending(match.id)
 

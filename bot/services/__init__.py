@@ -13,6 +13,8 @@ import random
 from pathlib import Path
 
 from bot.events import Events
+from bot.i18n import T
+from bot.model import NotAllowed
 from bot.services.analysis import Analysis
 from bot.services.away import Away
 from bot.services.bumps import Bumps
@@ -51,7 +53,7 @@ class Services:
         self.hints = Hints(self.ctx)
         self.settings_service = Settings(self.ctx, self.away, self.digests)
         self.bumps = Bumps(self.ctx, self.queries)
-        self.drafts = Drafts(self.ctx)          # the picker's partial turns
+        self.drafts = Drafts(self.ctx, self.play)   # the picker's partial turns
         self.fairplay = FairPlay(self.ctx)
         self.analysis = Analysis(self.fairplay)   # the only way to a position to analyse: fair play applied
         self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
@@ -81,6 +83,13 @@ class Services:
     @property
     def ratings(self) -> RatingStore:
         return self.ctx.ratings
+
+    async def rebuild_ratings(self, guild_id: int, *, admin: bool) -> int:
+        """A server manager recomputes the server's ratings from the match log; how many matches it replayed.
+        ``admin``: whether the actor may manage the server (the front end's fact; refused first when not)."""
+        if not admin:
+            raise NotAllowed(T("Only members with the Manage Server permission can rebuild ratings."))
+        return await self.ctx.ratings.rebuild(guild_id)
 
     @property
     def outbox(self) -> OutboxStore:

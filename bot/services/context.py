@@ -12,6 +12,7 @@ from bot.services.positions import Positions
 from bot.store.away import AwayStore
 from bot.store.db import Database
 from bot.store.digests import DigestStore
+from bot.store.drafts import DraftStore
 from bot.store.matches import MatchStore
 from bot.store.outbox import OutboxStore
 from bot.store.ratings import RatingStore
@@ -48,6 +49,7 @@ class Context:
         self.positions = Positions()
         self.away = AwayStore(self.db)
         self.digests = DigestStore(self.db)
+        self.drafts = DraftStore(self.db)
 
     def now(self) -> str:
         return iso(self.clock())

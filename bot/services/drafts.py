@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.i18n import N_, T
-from bot.model import Match, ServiceError, StalePosition
+from bot.model import Match, ServiceError, StalePosition, TurnResult
+from bot.services import announce
 from bot.services.context import Context
-from bot.store.drafts import DraftStore
+from bot.services.play import Play
 from engines import State
 from engines.base import IllegalMove
 from engines.steps import StepOption, picked_turn, step_options
@@ -61,9 +62,19 @@ def replayed(state: State, texts: Sequence[str]) -> tuple[StepOption, ...]:
 
 
 class Drafts:
-    def __init__(self, ctx: Context, timeout: timedelta = PICKER_TIMEOUT):
-        self.ctx, self.timeout = ctx, timeout
-        self.store = DraftStore(ctx.db)
+    def __init__(self, ctx: Context, play: Play, timeout: timedelta = PICKER_TIMEOUT):
+        self.ctx, self.play, self.timeout = ctx, play, timeout
+        self.store = ctx.drafts
+
+    async def confirm(self, match: Match, draft: Draft, *, guild_id: int,
+                      told: Sequence[announce.Notice] = ()) -> TurnResult:
+        """Submit the built turn as ``/<game> move`` does, guarded by the draft's ply; refused unless the turn
+        is complete. The draft is dropped in the turn's own transaction (``Play.submit_turn``)."""
+        turn, chosen = draft.built()
+        if chosen or draft.options(match.position):
+            raise ServiceError(T("Your turn is not complete yet."))
+        return await self.play.submit_turn(match, draft.user_id, turn, guild_id=guild_id, expected_ply=draft.ply,
+                                           told=told)
 
     async def start(self, match: Match, user_id: int) -> Draft:
         """A new, empty draft of ``user_id`` at the match's ply (replacing theirs), dropping expired ones."""

@@ -90,6 +90,7 @@ class Play:
             if not await self.ctx.matches.append_turn(tx, match.id, expected_ply=row.ply, turn=new_turn, now=now):
                 raise StalePosition(T("The position changed while you were moving — look at the new board "
                                       "and try again."))
+            await self.ctx.drafts.drop(tx, match.id, row.ply, user_id)   # the picker's draft of this turn: used up
             if new_turn.clock is not None:   # the turn reached a player who is away: their clock waits
                 await self.ctx.away.defer_new_clock(tx, match.id, now)
             if result is not None:
@@ -121,8 +122,11 @@ class Play:
         result = Result("finished", winners, ranks, "resigned", {"loser": seat})
         return await self.end(match, result, event=None)
 
-    async def abort(self, match_id: int, actor_id: int, *, guild_id: int, reason: str = "") -> Match:
-        """An admin stops a stuck match: no result, no rating change; the action is logged in the record."""
+    async def abort(self, match_id: int, actor_id: int, *, guild_id: int, admin: bool, reason: str = "") -> Match:
+        """An admin stops a stuck match: no result, no rating change; the action is logged in the record.
+        ``admin``: whether the actor may manage the server (the front end's fact; refused first when not)."""
+        if not admin:   # Discord's default permissions can be overridden; this cannot
+            raise NotAllowed(T("Only members with the Manage Server permission can abort matches."))
         match = await self.queries.in_server(match_id, guild_id, position=False)   # another server's: as missing
         check_active(match, guild_id)
         reason = " ".join(reason.split())[:200]

@@ -131,3 +131,54 @@ async def test_a_turn_being_picked_survives_a_restart(db_path, clock):
         assert "Confirm to play it." in shown.text()
         await fake.click(who, f"pk:{match.id}:{match.ply}:c", message=shown)
         assert (await fake.client.services.queries.get(match.id)).ply == match.ply + 1
+
+
+async def picked_whole_turn(services: Services, match, who: int):
+    """A draft holding a whole turn (the first option at every step)."""
+    draft = await services.drafts.start(match, who)
+    while draft.options(match.position):
+        draft = await services.drafts.pick(match, draft, len(draft.picks), 0)
+    return draft
+
+
+async def test_confirming_a_picked_turn_plays_it_and_drops_its_draft(services):
+    match = await started(services)
+    who = mover(match)
+    draft = await picked_whole_turn(services, match, who)
+    await services.drafts.confirm(match, draft, guild_id=GUILD)
+    assert (await services.queries.get(match.id)).ply > match.ply
+    assert await services.db.fetchall("SELECT 1 FROM picker_drafts WHERE match_id = ? AND user_id = ?",
+                                      (match.id, who)) == []
+
+
+async def test_a_turn_whose_draft_cannot_be_dropped_is_not_played(services):
+    """The turn and the end of its draft are one transaction: when the draft's row cannot be deleted (a trigger
+    refuses it), the turn is not stored either. (Played first and dropped after, the turn stayed.)"""
+    match = await started(services)
+    who = mover(match)
+    draft = await picked_whole_turn(services, match, who)
+    async with services.db.transaction() as tx:
+        if services.db.backend == "sqlite":
+            await tx.execute("CREATE TRIGGER refuse_drop BEFORE DELETE ON picker_drafts"
+                             " BEGIN SELECT RAISE(ABORT, 'drop refused'); END")
+        else:
+            await tx.execute("CREATE FUNCTION refuse_drop() RETURNS trigger LANGUAGE plpgsql"
+                             " AS 'BEGIN RAISE EXCEPTION ''drop refused''; END'")
+            await tx.execute("CREATE TRIGGER refuse_drop BEFORE DELETE ON picker_drafts"
+                             " FOR EACH ROW EXECUTE FUNCTION refuse_drop()")
+    with pytest.raises(Exception, match="drop refused"):
+        await services.drafts.confirm(match, draft, guild_id=GUILD)
+    after = await services.queries.get(match.id)
+    assert after.ply == match.ply and after.position.encode() == match.position.encode()
+    assert await services.db.fetchall("SELECT 1 FROM moves WHERE match_id = ?", (match.id,)) == []
+
+
+async def test_an_incomplete_picked_turn_is_refused_and_nothing_is_played(services):
+    match = await started(services)
+    who = mover(match)
+    draft = await services.drafts.pick(match, await services.drafts.start(match, who), 0, 0)
+    assert draft.options(match.position)                                  # the turn needs more picks
+    with pytest.raises(ServiceError, match="not complete yet"):
+        await services.drafts.confirm(match, draft, guild_id=GUILD)
+    assert (await services.queries.get(match.id)).ply == match.ply
+    assert await services.drafts.get(match, who) == draft                 # the draft stays, to be finished

@@ -16,11 +16,12 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import without_password
-from bot.migrate_db import BATCH_ROWS, SKIPPED_TABLES, copy_order, masked, tables
+from bot.migrate_db import copy_order, masked
 from bot.model import Person
 from bot.services import Services
 from bot.store import Database
 from bot.store.archives import ArchiveStore
+from bot.store.copy import BATCH_ROWS, SKIPPED_TABLES, tables
 from engines import GAMES
 from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, CY, DEE, GUILD, FakeClock
 
@@ -82,7 +83,7 @@ async def populate(where: str | Path) -> dict[str, int]:
         drawn = await services.draws.answer(drawn.id, other.user_id, guild_id=GUILD, ply=drawn.ply, accept=True)
         assert drawn.status == "finished" and drawn.row.winners == (0, 1)   # a draw: both share it
         aborted = await play_out(services, await started(services, "rincala", 2), rng, turns=3)
-        await services.play.abort(aborted.id, 999, guild_id=GUILD, reason="stuck")
+        await services.play.abort(aborted.id, 999, guild_id=GUILD, admin=True, reason="stuck")
         timed = await play_out(services, await started(services, "quincala", 2, days=1), rng, turns=2)
         clock.advance(days=3)
         assert (await services.clocks.time_out(timed.id)) is not None

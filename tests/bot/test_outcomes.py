@@ -73,7 +73,7 @@ async def test_a_match_that_ended_before_outcomes_were_data_keeps_its_sentence(s
 
 async def test_an_admin_abort_names_the_admin_where_people_are_mentioned(services):
     match = await started(services)
-    done = await services.play.abort(match.id, 99, guild_id=GUILD, reason="left the server")
+    done = await services.play.abort(match.id, 99, guild_id=GUILD, admin=True, reason="left the server")
     assert wording.end_sentence(done) == "Aborted by an admin: left the server (unrated)."
     assert wording.end_sentence(done, lambda p: f"<@{p.user_id}>") == \
         "Aborted by <@99>: left the server (unrated)."

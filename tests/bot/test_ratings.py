@@ -72,7 +72,7 @@ async def test_casual_and_aborted_matches_leave_ratings_alone(services):
     match = await services.challenges.challenge("tintas", guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
                                                 opponents=[BOB])
     match = await services.challenges.accept(match.id, BOB, guild_id=GUILD)
-    aborted = await services.play.abort(match.id, 999, guild_id=GUILD, reason="stuck")
+    aborted = await services.play.abort(match.id, 999, guild_id=GUILD, admin=True, reason="stuck")
     assert aborted.status == "aborted" and await services.ratings.snapshot() == []
     assert (await services.matches.events(match.id))[0][1:] == (999, "abort", "stuck")
 
