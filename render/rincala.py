@@ -3,8 +3,9 @@
 Hollow A sits at twelve o'clock and the letters run clockwise (spec B.3) round an oval: H A B along the
 top, C and G at the ends, F E D along the bottom, so the image stays about as tall as it is wide. Each
 hollow is an upright capsule holding its stack bottom → top, every piece in its colour *and* with its
-letter (32 px bold: ~10 px on a phone, where a board shows 400 px wide), its height below (an inverted FULL badge and a thick dark rim at 8). Grey "cw"
-arrows between the hollows show which way is clockwise; the corners hold the title and two legends.
+letter (32 px bold: ~10 px tall on a phone, which shows a board 400 px wide), its height below (an
+inverted FULL badge and a thick dark rim at 8). Grey "cw" arrows between the hollows show which way is
+clockwise; the corners hold the title and two legends.
 
 The last turn runs inside the ring: one racetrack per sowing (the first outermost, a second lap one track
 further in), dark-cased so it reads on any background and under any colour blindness, from a numbered
@@ -868,7 +869,8 @@ def player_row(name: str, caps: str, to_move: bool, won: bool, lang: str = "en")
     for colour in COLOURS:
         count = caps.count(colour)
         if count:
-            put(image, solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour), height=MINI_H, size=TEXT_SIZE), (x + MINI_W / 2, y))
+            mini = solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour), height=MINI_H, size=TEXT_SIZE)
+            put(image, mini, (x + MINI_W / 2, y))
             paste_text(image, (x + MINI_W + 4, y), f"×{count}", TEXT_SIZE, INK, bold=False)
             x += MINI_W + 4 + 36 + 10
     if not caps:
