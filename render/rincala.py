@@ -3,8 +3,9 @@
 Hollow A sits at twelve o'clock and the letters run clockwise (spec B.3) round an oval: H A B along the
 top, C and G at the ends, F E D along the bottom, so the image stays about as tall as it is wide. Each
 hollow is an upright capsule holding its stack bottom → top, every piece in its colour *and* with its
-letter (24 px bold), its height below (an inverted FULL badge and a thick dark rim at 8). Grey "cw"
-arrows between the hollows show which way is clockwise; the corners hold the title and two legends.
+letter (32 px bold: ~10 px tall on a phone, which shows a board 400 px wide), its height below (an
+inverted FULL badge and a thick dark rim at 8). Grey "cw" arrows between the hollows show which way is
+clockwise; the corners hold the title and two legends.
 
 The last turn runs inside the ring: one racetrack per sowing (the first outermost, a second lap one track
 further in), dark-cased so it reads on any background and under any colour blindness, from a numbered
@@ -87,7 +88,10 @@ MARGIN = 24
 CX = WIDTH // 2
 TOP = 48                                    # the header: the status line
 STATUS_SIZE, TEXT_SIZE = 28, 24             # every word a player reads is at least 24 px
-PIECE_W, PIECE_H, PIECE_GAP = 66, 26, 2
+PIECE_W, PIECE_H, PIECE_GAP = 66, 34, 2      # a piece in a hollow: 30x15 px on a phone (400 px wide)
+PIECE_LETTER = 32                           # its colour letter: ~23 px capitals, ~10.5 px on a phone
+LETTER_PAD = 8                              # a letter keeps this far from the piece's sides (else it shrinks)
+MINI_H = 26                                 # a piece in the legend and the players' rows
 CAP_W, CAP_PAD, CAP_HEAD, CAP_FOOT, CAP_BOTTOM, CAP_RADIUS = 84, 4, 32, 26, 5, 16
 FOOT_GAP = 3                                # between the stack and the height under it
 STACK_H = FULL * PIECE_H + (FULL - 1) * PIECE_GAP
@@ -121,9 +125,11 @@ WHITE = (255, 255, 255)
 SOWING_COLOURS: list[RGB] = [(0, 114, 178), (230, 159, 0), (204, 121, 167), (0, 158, 115), (213, 94, 0),
                              (86, 180, 233), (240, 228, 66)]
 GHOST_FILL = {c: mix(fill, HOLLOW_FILL, 0.5) for c, fill in PIECE_FILL.items()}
+YELLOW_EDGE = mix(PIECE_FILL["Y"], INK, 0.2)
+"""The edge of a dark letter on a yellow piece: kept in the palette, or those edges map onto the winner's gold."""
 EXACT: list[RGB] = list(dict.fromkeys([
     BACKGROUND, INK, MUTED, HIGHLIGHT, WINNER, PIECE_EDGE, HOLLOW_FILL, HOLLOW_EDGE, BOARD_FILL,
-    BOARD_EDGE, *PIECE_FILL.values(), *GHOST_FILL.values(), *SOWING_COLOURS]))
+    BOARD_EDGE, *PIECE_FILL.values(), *GHOST_FILL.values(), *SOWING_COLOURS, YELLOW_EDGE]))
 """Colours every board shows exactly as drawn: the fixed palette holds them unchanged."""
 
 
@@ -253,13 +259,16 @@ def letter(colour: str) -> str:
 
 
 @lru_cache(maxsize=32)
-def chip(colour: str, width: int = PIECE_W, ghost: bool = False, shown: str = "") -> Image.Image:
-    """A piece: a rounded bar in its colour with its letter (24 px, bold). A ghost (collected this turn) is
-    paler, inside a dashed dark frame."""
+def chip(colour: str, width: int = PIECE_W, ghost: bool = False, shown: str = "", height: int = PIECE_H,
+         size: int = PIECE_LETTER) -> Image.Image:
+    """A piece: a rounded bar in its colour with its letter (``size`` px, bold). A ghost (collected this
+    turn) is paler, inside a dashed dark frame."""
     fill = GHOST_FILL[colour] if ghost else PIECE_FILL[colour]
+    text = shown or colour
+    letter_size = piece_letter_size(text, size, width)
 
     def paint(d: ImageDraw.ImageDraw, s: float) -> None:
-        w, h = width * s, PIECE_H * s
+        w, h = width * s, height * s
         if ghost:
             dash, x = 6 * s, 0.0
             while x < w:
@@ -275,18 +284,22 @@ def chip(colour: str, width: int = PIECE_W, ghost: bool = False, shown: str = ""
         else:
             d.rounded_rectangle((0, 0, w - 1, h - 1), radius=6 * s, fill=fill, outline=PIECE_EDGE,
                                 width=round(1.5 * s))
-        text = shown or colour
-        _centred_text(d, (w / 2, h / 2), text, font(letter_fit(text, round(TEXT_SIZE * s)), True),
-                      contrast_ink(fill))
-    return sprite(paint, (width, PIECE_H))
+        _centred_text(d, (w / 2, h / 2), text, font(round(letter_size * s), True), contrast_ink(fill))
+    return sprite(paint, (width, height))
+
+
+def piece_letter_size(text: str, size: int, width: int) -> int:
+    """The font size of ``text`` on a piece ``width`` wide: ``size`` if it fits inside ``LETTER_PAD``, else
+    ``letter_fit``'s (two letters a little smaller)."""
+    return size if font(size, True).getlength(text) <= width - 2 * LETTER_PAD else letter_fit(text, size)
 
 
 @lru_cache(maxsize=64)
 def solid_chip(colour: str, width: int = PIECE_W, ghost: bool = False, ground: RGB = HOLLOW_FILL,
-               shown: str = "") -> Image.Image:
+               shown: str = "", height: int = PIECE_H, size: int = PIECE_LETTER) -> Image.Image:
     """``chip`` already laid on the colour under it (a hollow, or the page): pasted without a mask."""
-    image = Image.new("RGB", (width, PIECE_H), ground)
-    paste(image, chip(colour, width, ghost, shown), (width / 2, PIECE_H / 2))
+    image = Image.new("RGB", (width, height), ground)
+    paste(image, chip(colour, width, ghost, shown, height, size), (width / 2, height / 2))
     return image
 
 
@@ -468,15 +481,15 @@ def _static_layer(lang: str) -> Image.Image:   # not cached: ``_tall_static`` (c
     ly = CY + CAP_H / 2 + 24
     for colour in COLOURS:
         fill = PIECE_FILL[colour]
-        d.rounded_rectangle(box(left, ly, left + MINI_W, ly + PIECE_H), radius=6 * s, fill=fill,
+        d.rounded_rectangle(box(left, ly, left + MINI_W, ly + MINI_H), radius=6 * s, fill=fill,
                             outline=PIECE_EDGE, width=2 * s)
-        _centred_text(d, ((left + MINI_W / 2) * s, (ly + PIECE_H / 2) * s), letter(colour),
+        _centred_text(d, ((left + MINI_W / 2) * s, (ly + MINI_H / 2) * s), letter(colour),
                       font(letter_fit(letter(colour), TEXT_SIZE * s), True),
                       contrast_ink(fill))
         value = VALUES[colour]
-        d.text(((left + MINI_W + 8) * s, (ly + PIECE_H / 2) * s), tr(POINTS if value > 1 else POINT).format(n=value),
+        d.text(((left + MINI_W + 8) * s, (ly + MINI_H / 2) * s), tr(POINTS if value > 1 else POINT).format(n=value),
                font=font(TEXT_SIZE * s, True), fill=INK, anchor="lm")
-        ly += PIECE_H + 6
+        ly += MINI_H + 6
     return image.reduce(s)
 
 
@@ -856,7 +869,8 @@ def player_row(name: str, caps: str, to_move: bool, won: bool, lang: str = "en")
     for colour in COLOURS:
         count = caps.count(colour)
         if count:
-            put(image, solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour)), (x + MINI_W / 2, y))
+            mini = solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour), height=MINI_H, size=TEXT_SIZE)
+            put(image, mini, (x + MINI_W / 2, y))
             paste_text(image, (x + MINI_W + 4, y), f"×{count}", TEXT_SIZE, INK, bold=False)
             x += MINI_W + 4 + 36 + 10
     if not caps:
@@ -911,7 +925,7 @@ def warm() -> None:
     for colour in COLOURS:
         for ghost in (False, True):
             solid_chip(colour, ghost=ghost, shown=letter(colour))
-        solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour))
+        solid_chip(colour, MINI_W, ground=BACKGROUND, shown=letter(colour), height=MINI_H, size=TEXT_SIZE)
         drop_disc(colour, letter(colour))
     for k in range(len(SOWING_COLOURS)):
         start_disc(k)

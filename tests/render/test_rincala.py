@@ -10,8 +10,10 @@ from engines import GAMES
 from engines.base import outcome_text
 from render import board_png
 from render import rincala as rr
-from render.common import HIGHLIGHT, INK, MAX_PNG_BYTES, WINNER, font, luminance
+from render.common import HIGHLIGHT, INK, MAX_PNG_BYTES, WINNER, contrast_ink, font, luminance
 from render.rincala import (
+    HOLLOW_FILL,
+    PIECE_EDGE,
     PIECE_FILL,
     SOWING_COLOURS,
     TOP,
@@ -270,3 +272,61 @@ def test_the_full_legend_shows_only_when_a_hollow_is_full():
     assert any(len(stack) >= 8 for stack in full.board)
     assert inked(full) >= 150
     assert inked(GAME.new(players=2, seed=1)) == 0
+
+
+# --- on a phone: the board shown 400 px wide --------------------------------------------------------------
+PHONE_WIDTH = 400           # how wide a phone shows a board inline
+PHONE_LETTER = 10           # the least height (px) of a piece's letter there (was 8 with 26 px pieces)
+PHONE_RESAMPLING = Image.Resampling.LANCZOS
+
+
+def on_a_phone(img: Image.Image) -> tuple[Image.Image, float]:
+    k = PHONE_WIDTH / img.width
+    return img.resize((PHONE_WIDTH, round(img.height * k)), PHONE_RESAMPLING), k
+
+
+def nearest(pixel, colours) -> tuple[int, int, int]:
+    return min(colours, key=lambda c: sum((a - b) ** 2 for a, b in zip(pixel, c, strict=True)))
+
+
+def letter_rows(small: Image.Image, box, fill) -> tuple[int, int]:
+    """The rows (top, bottom + 1) of the letter's ink inside a piece's scaled ``box``: pixels nearer the
+    letter's colour than the piece's."""
+    x0, y0, x1, y1 = box
+    ink = contrast_ink(fill)
+    rows = [y for y in range(y0 + 1, y1 - 1) for x in range(x0 + 2, x1 - 2)
+            if nearest(small.getpixel((x, y)), (ink, fill)) == ink]
+    assert rows, box
+    return min(rows), max(rows) + 1
+
+
+def fill_rows(small: Image.Image, x0: int, y0: int, y1: int, fill) -> list[int]:
+    """The rows in ``y0..y1`` where the left strip of a piece (no letter there) is mostly ``fill``."""
+    colours = (HOLLOW_FILL, PIECE_EDGE, INK, *PIECE_FILL.values())
+    return [y for y in range(y0, y1)
+            if sum(nearest(small.getpixel((x, y)), colours) == fill for x in range(x0 + 1, x0 + 5)) >= 3]
+
+
+def test_pieces_read_on_a_phone_and_keep_clear_of_each_other_and_the_label():
+    """At 400 px wide every piece's letter is at least PHONE_LETTER px tall and inside its own piece; the
+    pieces of a stack (full hollows, colours alternating) do not run into each other or the hollow's letter."""
+    state = GAME.decode(B65)                      # A and C hold 8 pieces, B 7, D 1: up to the label
+    small, k = on_a_phone(image(board_png(state)))
+    for hollow, stack in enumerate(state.board):
+        if not stack:
+            continue
+        spans = []
+        for slot, colour in enumerate(stack):
+            x0, y0, x1, y1 = (round(v * k) for v in piece_box(hollow, slot))
+            top, bottom = letter_rows(small, (x0, y0, x1, y1), PIECE_FILL[colour])
+            assert bottom - top >= PHONE_LETTER, (hollow, slot, bottom - top)
+            rows = fill_rows(small, x0, y0 - 6, y1 + 6, PIECE_FILL[colour])
+            assert rows and min(rows) < top and max(rows) >= bottom, (hollow, slot)    # the letter inside it
+            spans.append((min(rows), max(rows)))
+        for (low_top, _), (_, high_bottom) in zip(spans, spans[1:], strict=False):   # slot i+1 sits above slot i
+            assert high_bottom < low_top, (hollow, spans)
+        hx0, hy0, hx1, _ = (round(v * k) for v in hollow_box(hollow))
+        head = (hx0, hy0 + round(rr.CAP_PAD * k), hx1, hy0 + round((rr.CAP_PAD + rr.CAP_HEAD) * k))
+        label = ink_box(small, head, INK, tolerance=90)
+        assert label is not None, hollow
+        assert head[1] + label[3] < spans[-1][0], (hollow, label, spans[-1])  # the top piece under the label
