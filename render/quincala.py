@@ -14,11 +14,13 @@ through common.draw_name, once per name); ``palette`` is one fixed palette built
 a swatch of the named colours. Everything iterates over ordered sequences only, so identical input gives
 identical pixels.
 
-Layout (800 px wide): the status (at the end: the end-of-game sentence, whole, in one or two lines) and one
-line (what the mover must do, else the last turn, else the key); Black's tray row; file letters; the board,
-ranks 98 px apart so a tower of five 21 px bars (22 px numerals, each bar tucked under the one above) fits
-its dot's area; file letters; White's tray row. Highlights read by luminance and outline: a leg is a light
-core in a dark casing, a travel a dark dashed line in a white halo, both under the towers; rings are cased.
+Layout (800 px wide): the status (at the end: the end-of-game sentence, whole, in one or two lines), the last
+turn, what the mover must do; Black's tray row; file letters; the board, ranks 98 px apart so a tower of five
+21 px bars (22 px numerals, each bar tucked under the one above) fits its dot's area; file letters; White's
+tray row; the key (what green means changes with the player to move). Highlights read by luminance and
+outline: a leg is a light core in a dark casing, a travel a dark dashed line in a white halo, both under the
+towers; rings are cased. The white dots' role tags stand in a clear margin cut out of whatever tower reaches
+them (only bar ends: never a numeral).
 
 ``dot_centre``, ``bar_box``, ``star_centre``, ``tower_height``, ``file_label_centre``, ``rank_label_centre``,
 ``tray_box``, ``tray_row``, ``ring_box``, ``role_badge_centre`` and ``winner_badge_xy`` give the geometry
@@ -61,6 +63,8 @@ from render.texts import language, split, tr
 
 # --- Texts (English templates, drawn in the post's language: render.texts) ---------------------------------
 LEGEND = "green: {seat}'s winning dots · blue: placing areas · ★ immune"
+LEGEND_WON = "green: {seat}'s winning dots · ★ immune"     # at the end: the winner's dots, no placing areas
+LEGEND_DRAWN = "★ immune"
 TO_MOVE_SEAT = "{name} ({seat}) to move"
 GOES_ON = "the move goes on from {dot} (ringed), or end"   # cut at " (" when the line is short of room
 RELEASED = "rel {piece} → {to}"
@@ -72,8 +76,9 @@ LAST_TURN_BY = "Last turn by {name}: {turn}"
 TO_MOVE_MARK = "to move"
 HAND = "hand"
 LEDGE = "ledge"
-TEXTS = (LEGEND, TO_MOVE_SEAT, GOES_ON, RELEASED, COMPLETES, SEATS_HAND, SEATS_LEDGE, LAST_TURN, LAST_TURN_BY,
-         TO_MOVE_MARK, HAND, LEDGE, *INSTRUCTIONS)    # the engine's instructions (``QuincalaState.instruction``)
+# the engine's instructions (``QuincalaState.instruction``) are drawn too
+TEXTS = (LEGEND, LEGEND_WON, LEGEND_DRAWN, TO_MOVE_SEAT, GOES_ON, RELEASED, COMPLETES, SEATS_HAND, SEATS_LEDGE,
+         LAST_TURN, LAST_TURN_BY, TO_MOVE_MARK, HAND, LEDGE, *INSTRUCTIONS)
 
 
 def pending_note(state: QuincalaState) -> str:
@@ -93,9 +98,11 @@ FRAME_PAD = 10                 # from the outer dots' areas to the frame
 LABEL_W = (WIDTH - 10 * STEP_X - 2 * FRAME_PAD) // 2      # the rank-number columns either side
 FRAME_LEFT, FRAME_RIGHT = LABEL_W, WIDTH - LABEL_W
 BOARD_LEFT = FRAME_LEFT + FRAME_PAD + STEP_X // 2          # x of file a
-HEADER_H = 70                  # the status line, then one line: the end sentence's second line, what the mover
-STATUS_Y = 19                  # must do next, the last turn, or the key
+HEADER_H = 100                 # three lines: the status (or the end sentence, in one or two lines), the last
+STATUS_Y = 19                  # turn (after a two-line end sentence: the third line), what the mover must do next
 NOTE_Y = 50
+THIRD_Y = 81
+LEGEND_H = 34                  # the key under White's tray, on every board (the green dots change with the mover)
 TRAY_H = 46
 COORD_H = 28                   # the file-letter rows above and below the frame, clear of the trays
 TOP_TRAY = HEADER_H
@@ -104,7 +111,8 @@ BOARD_TOP = FRAME_TOP + FRAME_PAD + STEP_Y // 2            # y of rank 10
 BOARD_BOTTOM = BOARD_TOP + 9 * STEP_Y                      # y of rank 1
 FRAME_BOTTOM = BOARD_BOTTOM + STEP_Y // 2 + FRAME_PAD
 BOTTOM_TRAY = FRAME_BOTTOM + COORD_H
-HEIGHT = BOTTOM_TRAY + TRAY_H + 4
+LEGEND_Y = BOTTOM_TRAY + TRAY_H + LEGEND_H // 2
+HEIGHT = BOTTOM_TRAY + TRAY_H + LEGEND_H + 4
 TRAY_MARGIN = 12
 
 BAR_H = 21                     # one piece's bar ...
@@ -248,7 +256,8 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     single = winners[0] if len(winners) == 1 else None
     tint_seat = single if over else viewer
     geo = _geometry(state.variant)
-    image = _static(geo, None if over else viewer, None if over else viewer, tint_seat).copy()
+    board = _static(geo, None if over else viewer, None if over else viewer, tint_seat)
+    image = board.copy()
     events = _replay(previous, moves)
     # highlights first, then the towers on top: an arrow never hides a tower
     done = state.complete_dot() if over else None
@@ -258,7 +267,7 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
         _ring(image, state.leg_dot, "leg")
     _arrows(image, state, events)
     _towers(image, state)
-    _role_badges(image, geo, tint_seat)
+    _role_badges(image, board, geo, tint_seat)
     _trays(image, state, names, viewer, over, winners)
     mover = previous.to_move if previous is not None else None
     _header(image, state, names, viewer, events, moves, mover)
@@ -391,9 +400,13 @@ def _winning_dots(data: Geometry, seat: int | None) -> tuple[str, ...]:
 
 # --- Sprites ------------------------------------------------------------------------------------------------
 
+ROLE_W, ROLE_H = 44, 26        # a role tag's panel
+TAG_MARGIN = 3                 # the clear margin cut out of the towers around a role tag
+
+
 @lru_cache(maxsize=16)
 def _role_badge_sprite(label: str, tinted: bool) -> Image.Image:
-    w, h = 44, 26
+    w, h = ROLE_W, ROLE_H
 
     def panel(d: ImageDraw.ImageDraw, s: float) -> None:
         d.rounded_rectangle((1 * s, 1 * s, (w - 1) * s, (h - 1) * s), radius=6 * s,
@@ -404,11 +417,31 @@ def _role_badge_sprite(label: str, tinted: bool) -> Image.Image:
     return image
 
 
-def _role_badges(image: Image.Image, data: Geometry, tint_seat: int | None) -> None:
-    """The white dots' role badges, tinted like their dots, over everything on the board (they cover only bar
-    ends)."""
+@lru_cache(maxsize=1)
+def role_tag_mask() -> Image.Image:
+    """The 'L' mask of a role tag's panel grown by ``TAG_MARGIN``."""
+    w, h = ROLE_W + 2 * TAG_MARGIN, ROLE_H + 2 * TAG_MARGIN
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), radius=6 + TAG_MARGIN, fill=255)
+    return mask
+
+
+def role_tag_box(dot: str) -> tuple[int, int, int, int]:
+    """The box of a white dot's role tag with its clear margin (what no tower may touch)."""
+    mask = role_tag_mask()
+    cx, cy = role_badge_centre(dot)
+    x0, y0 = round(cx - mask.width / 2), round(cy - mask.height / 2)
+    return x0, y0, x0 + mask.width, y0 + mask.height
+
+
+def _role_badges(image: Image.Image, board: Image.Image, data: Geometry, tint_seat: int | None) -> None:
+    """The white dots' role badges, tinted like their dots, over everything on the board: the towers around a
+    badge (their bar ends only) are cut back to the empty ``board`` in a clear margin, so a tall tower never
+    touches or hides a tag."""
     wins = _winning_dots(data, tint_seat)
     for dot, (role, owner) in data.white_dots:
+        box = role_tag_box(dot)
+        image.paste(board.crop(box), box[:2], role_tag_mask())
         paste(image, _role_badge_sprite(f"{owner.upper()}{role[0].upper()}", dot in wins), role_badge_centre(dot))
 
 
@@ -789,42 +822,48 @@ def end_sentence(state: QuincalaState, names: Sequence[str] | None, size: int = 
     return list(lines)
 
 
-def _legend(viewer: int) -> str:
-    return tr(LEGEND).format(seat=tr(SEAT_NAMES[viewer]))
+def legend(state: QuincalaState) -> str:
+    """The key of the board's colours, in the render language: whose winning dots are green (the player to move's,
+    at the end the winner's), the placing areas while the game runs, the immunity star."""
+    outcome = state.outcome()
+    if outcome is None:
+        return tr(LEGEND).format(seat=tr(SEAT_NAMES[state.seat_to_show]))
+    if len(outcome.winners) == 1:
+        return tr(LEGEND_WON).format(seat=tr(SEAT_NAMES[outcome.winners[0]]))
+    return tr(LEGEND_DRAWN)
 
 
 def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: int, events: list[Event],
             moves: list[str], mover: int | None = None) -> None:
-    """At the end, the end-of-game sentence, whole, in one or two bold lines. While the game runs, the status
-    (only the name gives way), then one line: what the mover must do next, else the last turn, else the key."""
+    """At the end, the end-of-game sentence, whole, in one or two bold lines, then the last turn. While the game
+    runs, the status (only the name gives way), the last turn, then what the mover must do next. The key goes
+    under White's tray on every board."""
     room = WIDTH - 32
+    _label(image, WIDTH / 2, _baseline(LEGEND_Y, TEXT_SIZE), _fit_text(legend(state), TEXT_SIZE, room, False),
+           TEXT_SIZE, fill=MUTED, align="m")
     if state.is_over:           # the sentence names the winner: it is the status
         lines = end_sentence(state, names)
         for line, mid in zip(lines, (STATUS_Y, NOTE_Y), strict=False):
             _name(image, (WIDTH - _name_length(line, TEXT_SIZE, True)) / 2, _baseline(mid, TEXT_SIZE), line,
                   TEXT_SIZE, bold=True)
-        if len(lines) == 1:
-            _last_turn_line(image, events, moves, names, mover)
+        _last_turn_line(image, events, moves, names, mover, NOTE_Y if len(lines) == 1 else THIRD_Y)
         return
     before, after = split(TO_MOVE_SEAT)
     runs = _named_line(names[viewer], [(after.format(seat=tr(SEAT_NAMES[viewer])), True, False)], STATUS_SIZE, room,
                        before)
     _draw_runs(image, (WIDTH - _runs_width(runs, STATUS_SIZE)) / 2, _baseline(STATUS_Y, STATUS_SIZE), runs,
                STATUS_SIZE)
+    _last_turn_line(image, events, moves, names, mover, NOTE_Y)
     note = pending_note(state) or (tr(GOES_ON).format(dot=state.leg_dot) if state.leg_dot else "")
     if note and _length(note, TEXT_SIZE) > room and " (" in note:
         note = note.split(" (")[0]                      # the instruction without its explanation
     if note:
-        _label(image, WIDTH / 2, _baseline(NOTE_Y, TEXT_SIZE), _fit_text(note, TEXT_SIZE, room, False), TEXT_SIZE,
-               fill=MUTED, align="m")
-    elif moves:
-        _last_turn_line(image, events, moves, names, mover)
-    else:
-        _label(image, WIDTH / 2, _baseline(NOTE_Y, TEXT_SIZE), _legend(viewer), TEXT_SIZE, fill=MUTED, align="m")
+        _label(image, WIDTH / 2, _baseline(NOTE_Y if not moves else THIRD_Y, TEXT_SIZE),
+               _fit_text(note, TEXT_SIZE, room, False), TEXT_SIZE, fill=MUTED, align="m")
 
 
 def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], names: Sequence[str] = (),
-                    mover: int | None = None) -> None:
+                    mover: int | None = None, mid: int = NOTE_Y) -> None:
     """The last turn and who played it (seat ``mover`` of ``names``, when known) in the §7 notation, then what
     travelled (in the travel colour); the travels give way first when the line is full, then the name."""
     if not moves:
@@ -853,7 +892,7 @@ def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], n
     if rest in ("", "…", " ·…"):
         rest = ""
     x = (WIDTH - head_w - _length(rest, TEXT_SIZE)) / 2
-    y = _baseline(NOTE_Y, TEXT_SIZE)
+    y = _baseline(mid, TEXT_SIZE)
     x = _draw_runs(image, x, y, head, TEXT_SIZE)
     _label(image, x, y, rest, TEXT_SIZE, fill=TRAVEL_INK)
 

@@ -14,7 +14,8 @@ Layout, top to bottom (the height depends only on the player count, so every fra
 3. the panel: per player the colour, name (shortened, never its seat tag), marbles left and points, the
    player to move boxed; then the last turn in words and the locked cells, or at the end the whole
    end-of-game sentence (``engines.base.outcome_text``, on two lines by ``common.wrap_text``, names shortened
-   until it fits whole) with the winners boxed and wearing ``common.winner_badge``.
+   until it fits whole) and under it the turn that ended the game, with the winners boxed and wearing
+   ``common.winner_badge``.
 
 Every text a player reads is at least 24 px (≈10 px on a phone showing the image 400 px wide); names go
 through ``common.draw_name`` / ``fit_name``. Highlights read by luminance and shape, not hue alone: the
@@ -167,7 +168,8 @@ ROW_C = ROW_B + 4 * FACE_BLOCK + 6      # top of the panel
 PANEL_PAD = 8
 ROW_H = 36                              # one player
 LINE_H = 30                             # one line of the panel's text
-PANEL_LINES = 2                         # the last turn and the locked cells, or the end sentence
+PANEL_LINES = 3                         # the last turn and the locked cells, or the end sentence (one or two
+                                        # lines) and the turn that ended the game
 ICON_R = 17
 NAME_X = MARGIN + 62
 ICON_X = MARGIN + 36
@@ -274,8 +276,8 @@ def row_centre(seat: int) -> float:
 
 
 def line_centre(players: int, line: int) -> float:
-    """The vertical centre of the panel's text line ``line`` (0-1: the last turn and the locked cells, or the
-    end-of-game sentence)."""
+    """The vertical centre of the panel's text line ``line`` (0-1: the last turn and the locked cells; at the end
+    the end-of-game sentence, then the last turn: line 1 or 2)."""
     return ROW_C + PANEL_PAD + players * ROW_H + (line + 0.5) * LINE_H
 
 
@@ -514,16 +516,17 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
         elif active:
             add(Text((STATUS_X, y), tr(ROW_TO_MOVE), bold=True, bg=bg, role="row-status"))
 
-    # 3. the last turn and the locked cells, or the whole end-of-game sentence (the board still marks the
-    # last turn)
+    # 3. the last turn and the locked cells, or the whole end-of-game sentence and under it the turn that ended
+    # the game
     x = MARGIN + 16
     if state.is_over:
         out.end_sentence, out.end_lines = _end_sentence(state, names)
         for i, line in enumerate(out.end_lines):
             add(Text((x, line_centre(players, i)), line, name=True, bg=PANEL_FILL, role="end"))
         *_, last_text = _last_turn(state, list(last_turn or ()), previous, names)
-        if last_text and len(out.end_lines) < 2:      # the turn that ended the game, when the sentence leaves room
-            add(Text((x, line_centre(players, 1)), last_text, name=True, bg=PANEL_FILL, role="last"))
+        if last_text:
+            add(Text((x, line_centre(players, len(out.end_lines))), last_text, name=True, bg=PANEL_FILL,
+                     role="last"))
     else:
         *_, last_text = _last_turn(state, list(last_turn or ()), previous, names)
         add(Text((x, line_centre(players, 0)), last_text or tr(NO_LAST_TURN), name=bool(last_text), bg=PANEL_FILL,

@@ -104,3 +104,35 @@ def test_spinca_names_the_player_not_the_seat(players):
         assert len(lines) == 1 and f"by {NAMES[mover]}:" in bare(lines[0].text.replace("\u2068", "").replace(
             "\u2069", "")), lines
         assert "White" not in lines[0].text and "Black" not in lines[0].text
+
+
+LONG = ["Maximilian Alexander von Habsburg-Lothringen", "Bartholomew Fitzgerald-Montgomery",
+        "Konstantinos Papadopoulos-Georgiou"]
+
+
+def test_quincala_keeps_the_last_turn_under_a_two_line_end_sentence():
+    state, before, moves = turns("quincala", 2, seed=3)[-1]
+    names = LONG[:2]
+    assert state.is_over and len(rq.end_sentence(state, names)) == 2
+    box = (0, rq.THIRD_Y - 14, rq.WIDTH, rq.THIRD_Y + 14)
+    base = image(state, before, moves, names)
+    assert differs(base, image(state, None, [], names), box)
+    # it names who moved: renaming the mover changes the line, renaming the other player does not
+    mover, other = before.to_move, 1 - before.to_move
+    for seat, changes in ((mover, True), (other, False)):
+        new = renamed(names, seat, LONG[2])
+        assert len(rq.end_sentence(state, new)) == 2
+        assert differs(base, image(state, before, moves, new), box) == changes, seat
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_spinca_keeps_the_last_turn_under_a_two_line_end_sentence(players):
+    state, before, moves = turns("spinca", players, seed=3)[-1]
+    names = LONG[:players]
+    texts = rs.layout(state, moves, names, before).texts
+    assert state.is_over and len([t for t in texts if t.role == "end"]) == 2
+    last = [t for t in texts if t.role == "last"]
+    assert len(last) == 1 and "by " in bare(last[0].text), [t.text for t in texts if t.role in ("end", "last")]
+    y = round(rs.line_centre(players, 2))
+    box = (0, y - 13, rs.WIDTH, y + 13)
+    assert differs(image(state, before, moves, names), image(state, None, [], names), box)
