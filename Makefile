@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-dev
 LOCK   := $(PY) -m uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes --quiet \
           --custom-compile-command "make lock"
 
-.PHONY: run test play bench lint clean messages lock mutate
+.PHONY: run test browser play bench lint clean messages lock mutate
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +28,15 @@ $(STAMP): requirements/dev.txt pyproject.toml | $(PY)
 run: $(BOT)            ## run the Discord bot (token from .env or the environment)
 	$(PY) -m bot
 
-test: $(STAMP)         ## run the whole test suite (engines and their contract, renderers, storage, commands, crashes)
+test: $(STAMP) browser ## run the whole test suite (engines and their contract, renderers, storage, commands, crashes)
 	$(PY) -m pytest
+
+# The match page's browser test drives Debian's headless Chromium and its driver (no browser downloads): installed
+# with apt-get where that is possible (as root on Debian, as CI runs); elsewhere that test fails saying what to install.
+browser:
+	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] \
+	  && apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null; } \
+	  || echo "make: Debian's chromium and chromium-driver are missing; the browser test will say how to install them"
 
 play: $(BOT)           ## play in the terminal: make play GAME=tintas
 	$(PY) -m bot play $(or $(GAME),tintas)
