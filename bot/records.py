@@ -321,6 +321,7 @@ def parse(text: str) -> GameRecord:
     people = tuple(person_name(tags.pop(f"Player{i + 1}", "")) for i in range(players))
     for i in range(players):
         tags.pop(f"Seat{i + 1}", None)
+    folded = [name.casefold() for name in seat_names]
     states = [state]
     turns: list[RecordTurn] = []
     for at, turn_line in turn_lines:
@@ -331,7 +332,7 @@ def parse(text: str) -> GameRecord:
         if state.is_over or state.to_move is None:
             raise BadInput(T(wording.RECORD_AFTER_END, line=at, turn=number))
         seat = state.to_move
-        if label.casefold() != seat_names[seat].casefold():
+        if label.casefold() != folded[seat]:
             raise BadInput(T(wording.RECORD_WRONG_SEAT, line=at, turn=number, label=quote(label),
                              seat=seat_names[seat]))
         tokens = [t.strip() for t in text_moves.split(",")]

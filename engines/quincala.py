@@ -295,6 +295,7 @@ class Geometry:
         assert len(self.white) == 4 and len(self.role) == 4
         for c in (0, 1):
             assert not (self.placing_set[c] & set(self.white)), "placing areas hold black dots only"
+            assert set(self.paths[c]) <= set(self.white), "pieces travel to white dots only"
             for s in range(1, self.k + 1):
                 assert sum(1 for p in d.start.values() if p == f"{COLOURS[c]}{s}") == d.pieces_per_size
 
@@ -329,6 +330,19 @@ class _TowerTexts(dict[int, str]):
 
 _TOWER_TEXTS = _TowerTexts()
 _STASH_COLOUR = (0, 1, 1, 0)  # the colour of the pieces in each stash field: a ledge holds the other's
+
+
+class _StashTexts(dict[tuple[int, tuple[int, ...]], str]):
+    """A stash field of the position code by (colour, sorted sizes), each written once: a tray holds at most
+    pieces-per-size (4) pieces of each of k sizes, so at most 5**k texts per colour."""
+
+    def __missing__(self, key: tuple[int, tuple[int, ...]]) -> str:
+        colour, sizes = key
+        text = self[key] = "".join([piece_name(colour, s) for s in sizes]) or "-"
+        return text
+
+
+_STASH_TEXTS = _StashTexts()
 
 
 def _compact(cell: int) -> str:
@@ -495,14 +509,13 @@ class QuincalaState(State):
 
     def encode(self) -> str:
         g, names, ph = self.geo, self.geo.names, self.phase
-        fields = [str(g.k), ",".join(map(_TOWER_TEXTS.__getitem__, self.cells))]
-        for colour, sizes in zip(_STASH_COLOUR, self.stash, strict=True):
-            fields.append("".join([piece_name(colour, s) for s in sizes]) or "-")
-        fields.append(COLOURS[self.mover])
-        fields.append("place" if ph == PLACE else "placed" if ph == PLACED else f"leg@{names[ph]}")
-        fields.append(",".join([f"{names[d]}:{s}" for d, s in self.immune]) or "-")
-        fields.append((",".join([f"{names[d]}:{s}" for d, s in self.gained]) or "-") + f"/{self.passes}")
-        return " ".join(fields)
+        # itemgetter looks every dot up in C (a board has dozens of dots, so it always returns a tuple)
+        towers = ",".join(itemgetter(*self.cells)(_TOWER_TEXTS))
+        stash = " ".join(map(_STASH_TEXTS.__getitem__, zip(_STASH_COLOUR, self.stash, strict=True)))
+        phase = "place" if ph == PLACE else "placed" if ph == PLACED else f"leg@{names[ph]}"
+        immune = ",".join([f"{names[d]}:{s}" for d, s in self.immune]) if self.immune else "-"
+        gained = ",".join([f"{names[d]}:{s}" for d, s in self.gained]) if self.gained else "-"
+        return f"{g.k} {towers} {stash} {COLOURS[self.mover]} {phase} {immune} {gained}/{self.passes}"
 
     def position_key(self) -> str:
         """The code without the pass counter (field 10's ``/n``): it decides only whether a pass ends the game
@@ -527,7 +540,7 @@ class QuincalaState(State):
             if g.mixed.isdisjoint(on_black):  # the usual case, checked in C
                 self._mixed = ()
             else:
-                self._mixed = tuple([d for d, c in zip(g.black, on_black, strict=True) if c in g.mixed])
+                self._mixed = tuple(compress(g.black, map(g.mixed.__contains__, on_black)))  # in C too
         return self._mixed
 
     def _mixed_after_leg(self, a: int, b: int, cells: Cells) -> list[int]:
@@ -685,9 +698,10 @@ class QuincalaState(State):
             )
         )
 
-    def _next(self, cells: Cells, stash: Stash, phase: int, immune: Marks, gained: Marks) -> QuincalaState:
-        """The same player's turn goes on from the given fields."""
-        return QuincalaState(
+    def _next(self, cells: Cells, stash: Stash, phase: int, immune: Marks, gained: Marks,
+              mixed: tuple[int, ...] | None = None) -> QuincalaState:
+        """The same player's turn goes on from the given fields; ``mixed``, when known, is its ``_mixed_black``."""
+        nxt = QuincalaState(
             self.geo,
             self.variant,
             cells,
@@ -700,6 +714,8 @@ class QuincalaState(State):
             self.result,
             True,
         )
+        nxt._mixed = mixed
+        return nxt
 
     def _must_place_msg(self, req: list[tuple[int, int]]) -> Phrase:
         names = ", ".join(piece_name(c, s) for c, s in sorted(req, key=lambda p: (p[0] != self.mover, p[1])))
@@ -760,7 +776,8 @@ class QuincalaState(State):
         stash[slot] = tuple(lst)
         if events is not None:
             events.append(Event("place", p, f"{'hand' if colour == m else 'ledge'}:{COLOURS[m]}", g.names[d]))
-        return self._next(tuple(cells), tuple(stash), self.phase, self.immune, self.gained)
+        # one piece on an empty dot makes no mixed tower: the mixed black dots stay those of this position
+        return self._next(tuple(cells), tuple(stash), self.phase, self.immune, self.gained, self._mixed)
 
     def _home(self, events: Events) -> QuincalaState:
         g, m = self.geo, self.mover
@@ -788,7 +805,8 @@ class QuincalaState(State):
         immune = tuple(x for x in self.immune if x[0] != h)  # R-K2: a flush clears the mark
         if events is not None:
             events.append(Event("home", _tower_text(cell), g.names[h], f"hand:{COLOURS[m]}"))
-        return self._next(tuple(cells), tuple(stash), PLACED, immune, self.gained)
+        # the home dot is white: the mixed black dots stay those of this position
+        return self._next(tuple(cells), tuple(stash), PLACED, immune, self.gained, self._mixed)
 
     def _leg_lift(self, a: int, b: int) -> int:
         """Validate the leg a->b and return the lifted sizes; raises IllegalMove naming the rule."""
@@ -938,12 +956,13 @@ class QuincalaState(State):
         if winner is not None:
             return self._end_turn(cells, stash, gained, winner, events)
         after = tuple(cells)
+        mixed = self._mixed_after_leg(a, b, after)
         own = (after[b] >> sh) & LOW
         if _POP[own] >= 2 and (CONTINUE_FROM_WHITE_DOT or not g.is_white[b]):
-            nxt = self._next(after, stash, b, self.immune, gained)
+            nxt = self._next(after, stash, b, self.immune, gained, tuple(sorted(mixed)))
             if nxt._targets([(b, own & ~_TOP[own])]):
                 return nxt
-        return self._release(after, stash, gained, b, self._mixed_after_leg(a, b, after), events)  # the move ends
+        return self._release(after, stash, gained, b, mixed, events)  # the move ends
 
     def _stash_piece(self, stash: list[tuple[int, ...]], colour: int, size: int) -> int:
         """Off the board to the non-mover: his hand for his colour, his ledge for the mover's (§4.5)."""
@@ -997,7 +1016,7 @@ class QuincalaState(State):
         g, m = self.geo, self.mover
         scope = mixed if RELEASE_SCOPE == "board" else (() if g.is_white[endpoint] else (endpoint,))
         if not scope:  # the usual case: no mixed tower on a black dot, nothing can be released
-            return self._end_turn(cells, stash, gained, None, events)
+            return self._end_turn(cells, stash, gained, None, events, () if RELEASE_SCOPE == "board" else None)
         o = 1 - m
         board = list(cells)
         trays = list(stash)
@@ -1040,14 +1059,18 @@ class QuincalaState(State):
             if dest >= 0 and (board[dest] | board[dest] >> SH) & LOW == g.full:
                 winner = g.beneficiary[dest]
                 break  # R-R5: the turn stops as soon as someone has won
-        return self._end_turn(board, trays, marks, winner, events)
+        # releases only empty black dots of ``scope`` (pieces travel to white dots), so with the board's scope the
+        # next position's mixed black dots are those of ``scope`` still mixed: ``_mixed_black`` without the scan
+        after = tuple(sorted(d for d in scope if board[d] in g.mixed)) if RELEASE_SCOPE == "board" else None
+        return self._end_turn(board, trays, marks, winner, events, after)
 
     def _end_turn(self, cells: Sequence[int], stash: Sequence[tuple[int, ...]], gained: Iterable[tuple[int, int]],
-                  winner: int | None, events: Events) -> QuincalaState:
+                  winner: int | None, events: Events, mixed: tuple[int, ...] | None = None) -> QuincalaState:
+        """The position after this turn; ``mixed``, when the caller knows it, is its ``_mixed_black``."""
         if winner is not None and events is not None:
             d = next(w for w in self.geo.white if (cells[w] | cells[w] >> SH) & LOW == self.geo.full)
             events.append(Event("win", SEAT_NAMES[winner], self.geo.names[d], ""))
-        return QuincalaState(
+        nxt = QuincalaState(
             self.geo,
             self.variant,
             tuple(cells),
@@ -1060,6 +1083,8 @@ class QuincalaState(State):
             winner,
             False,
         )
+        nxt._mixed = mixed
+        return nxt
 
     def _pass(self, events: Events) -> QuincalaState:
         if self.phase >= 0:

@@ -2,9 +2,9 @@
 
 ``play`` looks canonical move strings up in ``Geometry.actions`` instead of cleaning and parsing them,
 ``_generate`` lists ready-made placement strings, and the releasing phase scans only the black dots
-``_mixed_after_leg`` names; ``encode`` looks each dot's tower text up in a cache, and ``play`` of the move
-``canonical`` has just checked reuses the position it reached. Each shortcut is checked here against the slow path
-it replaces.
+``_mixed_after_leg`` names, and a move hands its position those dots; ``encode`` looks each dot's tower text
+up in a cache, and ``play`` of the move ``canonical`` has just checked reuses the position it reached. Each
+shortcut is checked here against the slow path it replaces.
 """
 
 from __future__ import annotations
@@ -71,6 +71,22 @@ def test_mixed_after_leg_matches_a_full_scan(variant):
             want = sorted(d for d in g.black if cells[d] & q.LOW and cells[d] >> q.SH)
             assert sorted(st._mixed_after_leg(a, b, tuple(cells))) == want
         assert list(st._mixed_black()) == [d for d in g.black if st.cells[d] in g.mixed]
+
+
+@pytest.mark.parametrize("variant", ["5", "4", "3"])
+def test_mixed_black_dots_handed_on_are_a_full_scan(variant):
+    """A turn's end, a placement, a home flush and a further leg give the next position its mixed black dots
+    (``_mixed``) instead of a scan: each must be what a fresh scan of the new position finds."""
+    handed = 0
+    for seed in range(8):
+        for st in _random_states(variant, seed=200 + seed, plies=400):
+            if st._mixed is None:
+                continue
+            fresh = q.QuincalaState(st.geo, st.variant, st.cells, st.stash, st.mover, st.phase, st.immune,
+                                    st.gained, st.passes, st.result)
+            assert st._mixed == fresh._mixed_black()
+            handed += 1 if st._mixed else 0
+    assert handed > 100      # positions with mixed towers were handed on, not only empty ones
 
 
 def test_pass_when_every_tower_is_mixed():
