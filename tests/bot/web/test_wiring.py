@@ -3,6 +3,7 @@ browser" link button and /match record the link, only when the server allows pag
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 import discord
@@ -25,14 +26,21 @@ def loopback(monkeypatch):
     allow_local(monkeypatch)
 
 
-@pytest.fixture
-async def web_fake(db, clock):
-    """The bot as configured to serve pages (PUBLIC_URL and WEB_PORT set)."""
+@asynccontextmanager
+async def configured(db, clock, web_port: int | None):
+    """The bot with PUBLIC_URL set, and WEB_PORT as given (pages are served only when both are set)."""
     bot = make_bot(db, clock)
-    bot.config = replace(bot.config, public_url=PUBLIC_URL, web_port=WEB_PORT)
+    bot.config = replace(bot.config, public_url=PUBLIC_URL, web_port=web_port)
     async with FakeDiscord(bot, guild_id=GUILD) as f:
         yield f
         await f.settle()
+
+
+@pytest.fixture
+async def web_fake(db, clock):
+    """The bot as configured to serve pages (PUBLIC_URL and WEB_PORT set)."""
+    async with configured(db, clock, WEB_PORT) as f:
+        yield f
 
 
 def token_of(url: str) -> str:
@@ -104,7 +112,7 @@ async def test_match_record_gives_the_page_link_beside_the_file_when_pages_are_a
     ann = web_fake.user(11, "Ann")
     match = await finished(services, 4)
     out = await web_fake.slash(ann, "match record", match=f"#{match.id}")
-    assert out[-1].files and PUBLIC_URL not in said(out)
+    assert out[-1].files and "browser" not in said(out).lower()
     await pages_on(services)
     out = await web_fake.slash(ann, "match record", match=f"#{match.id}")
     assert out[-1].files
