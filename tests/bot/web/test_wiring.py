@@ -99,12 +99,14 @@ async def test_no_button_when_the_server_has_pages_off(web_fake):
     assert link_buttons(post) == []
 
 
-async def test_no_button_when_the_bot_serves_no_pages(fake):
-    services = fake.client.services
-    await pages_on(services)
-    match = await finished(services, 4)
-    post = await board_post(fake, match.id)
-    assert link_buttons(post) == []
+async def test_no_button_and_no_link_when_the_bot_serves_no_pages(db, clock):
+    async with configured(db, clock, web_port=None) as fake:     # PUBLIC_URL alone: nothing listens
+        services = fake.client.services
+        await pages_on(services)
+        match = await finished(services, 4)
+        assert link_buttons(await board_post(fake, match.id)) == []
+        out = await fake.slash(fake.user(11, "Ann"), "match record", match=f"#{match.id}")
+        assert out[-1].files and "browser" not in said(out).lower()
 
 
 async def test_match_record_gives_the_page_link_beside_the_file_when_pages_are_allowed(web_fake):
