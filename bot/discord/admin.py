@@ -10,13 +10,15 @@ from bot.discord.cards import timestamp
 from bot.discord.interaction import acknowledged, app, finish, info_embed
 from bot.i18n import N_, T, _
 from bot.model import NotFound, time_label
+from bot.services import Services
 from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.digests import time_zones
 from bot.services.queries import parse_match_id
-from bot.services.settings import NOTIFY_CHOICES, SettingsRequest
+from bot.services.settings import NOTIFY_CHOICES, PAGE_MODES, SettingsRequest
 
 NOTIFY_LABELS = {"mention": N_("a mention in the match's channel"), "dm": N_("a direct message (with a link)"),
                  "off": N_("no notification"), "digest": wording.DIGEST_NOTIFY_LABEL}
+PAGE_MODE_LABELS = {"off": N_("off"), "link": N_("by link only"), "listed": N_("listed (search engines may index)")}
 MAX_REASON = 200
 DEFAULT_TIME_CHOICES: list[app_commands.Choice[int]] = [
     *(app_commands.Choice(name=f"{d} days" if d > 1 else "1 day", value=d) for d in TIME_CHOICES_DAYS),
@@ -36,18 +38,24 @@ def _is_admin(interaction: discord.Interaction) -> bool:
                        away="Days away from now: your clocks in this server pause (0 = back now)",
                        away_allowance="Admins: days of time away each player may take a year (0 = none)",
                        digest_hour="The hour (0-23, your time zone) of your daily digest",
-                       timezone="Your time zone for the digest, like Europe/Berlin (default UTC)")
+                       timezone="Your time zone for the digest, like Europe/Berlin (default UTC)",
+                       pages="Admins: a web page for each match: off, by link only, or listed for search engines",
+                       page_names="Admins: display names on match pages (off: seat names)",
+                       new_page_links="Admins: revoke every match page link given so far")
 @app_commands.choices(notify=[app_commands.Choice(name=NOTIFY_LABELS[c], value=c) for c in NOTIFY_CHOICES])
+@app_commands.choices(pages=[app_commands.Choice(name=PAGE_MODE_LABELS[m], value=m) for m in PAGE_MODES])
 @app_commands.choices(threads=[app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)],
                       default_time=DEFAULT_TIME_CHOICES,
-                      takebacks=[app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)])
+                      takebacks=[app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)],
+                      page_names=[app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)])
 @app_commands.guild_only()
 async def settings(interaction: discord.Interaction, notify: str | None = None, threads: int | None = None,
                    default_time: int | None = None, allow_channel: discord.TextChannel | None = None,
                    remove_channel: discord.TextChannel | None = None, takebacks: int | None = None,
                    away: int | None = None,
                    away_allowance: int | None = None, digest_hour: int | None = None,
-                   timezone: str | None = None) -> None:
+                   timezone: str | None = None, pages: str | None = None, page_names: int | None = None,
+                   new_page_links: bool = False) -> None:
     services = app(interaction).services
     store = services.settings
     guild = interaction.guild_id or 0
@@ -56,7 +64,8 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
             notify=notify, threads=threads, default_time=default_time,
             allow_channel=allow_channel.id if allow_channel else None,
             remove_channel=remove_channel.id if remove_channel else None, takebacks=takebacks, away=away,
-            away_allowance=away_allowance, digest_hour=digest_hour, timezone=timezone)
+            away_allowance=away_allowance, digest_hour=digest_hour, timezone=timezone, pages=pages,
+            page_names=page_names, new_page_links=True if new_page_links else None)
         status = await services.settings_service.change(guild, interaction.user.id, request,
                                                         admin=_is_admin(interaction))
         told = ""
@@ -74,6 +83,7 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
             notify=f"{notify_text}\n{away_line}", time=time_label(server.default_time_per_move),
             threads=_("on") if server.threads else _("off"), channels=channels)
         text += _(wording.TAKEBACKS_SETTING).format(state=_("on") if server.takebacks else _("off"))
+        text += "\n" + await pages_line(services, guild)
         text += "\n" + server_line
         text = f"{told}\n\n{text}" if told else text
         await finish(interaction, embed=info_embed(text))
@@ -106,6 +116,14 @@ async def rebuild_ratings(interaction: discord.Interaction) -> None:
         count = await app(interaction).services.rebuild_ratings(interaction.guild_id or 0,
                                                                 admin=_is_admin(interaction))
         await finish(interaction, _("Ratings rebuilt from {n} rated matches.").format(n=count))
+
+
+async def pages_line(services: Services, guild: int) -> str:
+    """'Match pages: by link only, with seat names' for the /settings answer."""
+    pages = await services.pages.store.settings(guild)
+    return _("Match pages: {mode}, with {names}").format(
+        mode=_(PAGE_MODE_LABELS.get(pages.mode, pages.mode)),
+        names=_("display names") if pages.display_names else _("seat names"))
 
 
 def register(tree: app_commands.CommandTree) -> None:

@@ -83,8 +83,9 @@ def challenge_view(match: Match) -> ui.View | None:
     return view
 
 
-def board_view(match: Match) -> ui.View:
-    """Every board: Play and Bump while the match is on; Rematch once it is over."""
+def board_view(match: Match, page_url: str | None = None) -> ui.View:
+    """Every board: Play and Bump while the match is on; Rematch once it is over; "Open in browser" (a link
+    button) when the match has a page (``page_url``)."""
     view = ui.View(timeout=None)
     if match.status == "active":
         view.add_item(PlayButton(match.id))
@@ -92,6 +93,8 @@ def board_view(match: Match) -> ui.View:
     elif match.is_over:
         view.add_item(RematchButton(match.id))
     view.add_item(TextBoardButton(match.id))
+    if page_url is not None:
+        view.add_item(ui.Button(label=_("Open in browser"), style=discord.ButtonStyle.link, url=page_url))
     return view
 
 

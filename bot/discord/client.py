@@ -22,7 +22,7 @@ from bot.discord.views import DYNAMIC_ITEMS
 from bot.dispatcher import Dispatcher, Routes
 from bot.health import Probe, Readiness
 from bot.i18n import _, board_texts, speaking
-from bot.model import shown
+from bot.model import Match, shown
 from bot.scheduler import Scheduler
 from bot.services import Services
 from render.pool import RenderPool
@@ -118,6 +118,13 @@ class GameBot(discord.Client):
         if self._ai is None:
             raise RuntimeError("the bot has not started")
         return self._ai
+
+    async def page_url(self, match: Match) -> str | None:
+        """The link to a match's page when this bot serves pages (PUBLIC_URL and WEB_PORT) and the match's server
+        allows them; None otherwise. Only reads."""
+        if not self.config.web_enabled or not self.config.public_url:
+            return None
+        return await self.services.pages.url(self.config.public_url, match.id, match.row.guild_id)
 
     async def setup_hook(self) -> None:
         if self._services is None:

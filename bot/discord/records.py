@@ -45,9 +45,11 @@ async def record_command(interaction: discord.Interaction, match: str) -> None:
         site = f"{bot.user.name} (Discord)" if bot.user else "Discord"
         text = records.write(records.from_match(found, frames, site=site))
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=wording.RECORD_FILE.format(match_id=found.id))
-        await interaction.edit_original_response(
-            content=_(wording.RECORD_EXPORTED).format(caption=wording.board_caption(found), game=found.row.game),
-            attachments=[file])
+        content = _(wording.RECORD_EXPORTED).format(caption=wording.board_caption(found), game=found.row.game)
+        page = await bot.page_url(found)
+        if page is not None:
+            content += "\n" + _("In a browser: {url}").format(url=page)
+        await interaction.edit_original_response(content=content, attachments=[file])
 
 
 def add_analysis_commands(group: app_commands.Group, game: Game, find: Finder,

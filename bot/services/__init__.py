@@ -3,8 +3,8 @@
 ``Services`` wires them: ``challenges`` (open, answer, start), ``play`` (turns, resignations, aborts),
 ``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches), ``settings_service`` (one /settings
 command, one transaction), ``fairplay`` (what no analysis may look at), ``analysis`` (the position to analyse,
-fair play applied), ``drafts`` (the picker's partial turns). The Discord front end and the terminal both reach
-them through it.
+fair play applied), ``drafts`` (the picker's partial turns), ``pages`` (match pages' links). The Discord front end and
+the terminal both reach them through it.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bot.services.drafts import Drafts
 from bot.services.draws import Draws
 from bot.services.fairplay import FairPlay
 from bot.services.hints import Hints
+from bot.services.pages import Pages
 from bot.services.play import Play
 from bot.services.queries import Queries
 from bot.services.settings import Settings
@@ -58,6 +59,7 @@ class Services:
         self.analysis = Analysis(self.fairplay)   # the only way to a position to analyse: fair play applied
         self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
         self.replay_renders = ReplayRenders(clock)   # replays drawn per person (in memory)
+        self.pages = Pages(self.ctx, self.queries)   # match pages on the web: links and what they open
 
     @classmethod
     async def open(cls, where: str | Path) -> Services:

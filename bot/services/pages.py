@@ -28,6 +28,7 @@ SECRET_BYTES = 32
 _PAYLOAD = struct.Struct(">QQQ")    # match id, server id, issue time (Unix seconds)
 _MAC_BYTES = hashlib.sha256().digest_size
 TOKEN_BYTES = _PAYLOAD.size + _MAC_BYTES
+PAGE_PATH = "/m/"                   # a page's address: PUBLIC_URL, this, the token (bot/web/server.py's routes)
 
 
 def new_secret() -> str:
@@ -89,6 +90,11 @@ class Pages:
         if not settings.on or settings.secret is None:
             return None
         return sign(match_id, guild_id, self._now(), settings.secret)
+
+    async def url(self, public_url: str, match_id: int, guild_id: int) -> str | None:
+        """The address of a match's page under ``public_url`` (bot/web serves it); None when pages are off."""
+        token = await self.token(match_id, guild_id)
+        return None if token is None else f"{public_url.rstrip('/')}{PAGE_PATH}{token}"
 
     async def open(self, token: str) -> Page | None:
         """The page a token opens, or None (for every reason alike)."""

@@ -17,6 +17,7 @@ from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.context import Context
 from bot.services.digests import DigestChoice, Digests, check_hour, check_zone
 from bot.services.pages import new_secret
+from bot.store.db import Tx
 from bot.store.pages import PAGE_MODES, PageStore
 from bot.store.settings import NOTIFY_CHOICES
 
@@ -38,11 +39,19 @@ class SettingsRequest:
     away_allowance: object = None    # admins: days a year
     digest_hour: object = None       # 0-23
     timezone: object = None          # an IANA time zone name
+    pages: object = None             # admins: match pages off, link or listed (PAGE_MODES)
+    page_names: object = None        # admins: 1 = display names on match pages, 0 = seat names
+    new_page_links: object = None    # admins: True = a new secret, which revokes every link given so far
 
     @property
     def server_change(self) -> bool:
         return any(v is not None for v in (self.threads, self.default_time, self.allow_channel,
-                                            self.remove_channel, self.takebacks))
+                                            self.remove_channel, self.takebacks, self.pages, self.page_names,
+                                            self.new_page_links))
+
+    @property
+    def pages_change(self) -> bool:
+        return any(v is not None for v in (self.pages, self.page_names, self.new_page_links))
 
     @property
     def digest_change(self) -> bool:
@@ -78,6 +87,13 @@ def checked(request: SettingsRequest, *, admin: bool) -> SettingsRequest:
                          "Nothing was changed.", choices=", ".join(map(str, TIME_CHOICES_DAYS)), days=shown(days)))
     _channel(request.allow_channel)
     _channel(request.remove_channel)
+    if request.pages is not None and (not isinstance(request.pages, str) or request.pages not in PAGE_MODES):
+        raise BadInput(T("Match pages are off, link or listed, not {value}. Nothing was changed.",
+                         value=shown(request.pages)))
+    _switch(request.page_names, N_("Display names on match pages are on or off, not {value}. Nothing was changed."))
+    if request.new_page_links not in (None, True, False):
+        raise BadInput(T("New page links is true or false, not {value}. Nothing was changed.",
+                         value=shown(request.new_page_links)))
     if request.away is not None:
         Away.check_days(request.away)
     if request.away_allowance is not None:
@@ -116,6 +132,8 @@ class Settings:
                     threads=None if threads is None else bool(threads),
                     takebacks=None if takebacks is None else bool(takebacks),
                     allow_channel=_id(request.allow_channel), remove_channel=_id(request.remove_channel))
+            if request.pages_change:
+                await self._write_pages(tx, guild_id, request)
             if request.away is not None:      # last: measured against the allowance this command may have set
                 away = await self.away.set_in(tx, guild_id, user_id, _int(request.away))
         if away is not None:
@@ -127,21 +145,19 @@ class Settings:
 
     async def change_pages(self, guild_id: int, *, mode: object = None, display_names: object = None,
                            rotate: bool = False, admin: bool) -> None:
-        """Match pages on the web: off, link or listed; display names on them or seat names; ``rotate``: a new
-        secret, which revokes every link given so far. Turning pages on the first time makes the secret."""
-        if not admin:
-            raise NotAllowed(T("Only members with the Manage Server permission can change the server's match pages; "
-                               "nothing was changed."))
-        if mode is not None and (not isinstance(mode, str) or mode not in PAGE_MODES):
-            raise BadInput(T("Match pages are off, link or listed, not {value}. Nothing was changed.",
-                             value=shown(mode)))
-        _switch(display_names, N_("Display names on match pages are on or off, not {value}. Nothing was changed."))
+        """Match pages on the web alone (``change`` with only them): off, link or listed; display names on them or
+        seat names; ``rotate``: a new secret, which revokes every link given so far."""
+        await self.change(guild_id, 0, SettingsRequest(pages=mode, page_names=display_names,
+                                                       new_page_links=True if rotate else None), admin=admin)
+
+    async def _write_pages(self, tx: Tx, guild_id: int, request: SettingsRequest) -> None:
+        """Turning pages on the first time, or asking for new links, makes a new secret."""
         pages = PageStore(self.ctx.db)
-        async with self.ctx.db.transaction() as tx:
-            fresh = rotate or (mode not in (None, "off") and await pages.secret_missing(tx, guild_id))
-            await pages.write(tx, guild_id, mode=None if mode is None else str(mode),
-                              display_names=None if display_names is None else bool(display_names),
-                              secret=new_secret() if fresh else None)
+        mode = None if request.pages is None else str(request.pages)
+        fresh = bool(request.new_page_links) or (mode not in (None, "off") and await pages.secret_missing(tx, guild_id))
+        await pages.write(tx, guild_id, mode=mode,
+                          display_names=None if request.page_names is None else bool(request.page_names),
+                          secret=new_secret() if fresh else None)
 
 
 def _int(value: object) -> int:

@@ -55,7 +55,7 @@ class Boards(Part):
         message = await send_fitting(
             channel, _(BOARD_TOO_LARGE).format(game=match.row.game),
             content=" ".join(f"<@{u}>" for u in pinged) or None, embed=board_embed(match, text, ply=ply, turns=turns),
-            files=files, view=board_view(match), nonce=nonce(outgoing),
+            files=files, view=board_view(match, await self.bot.page_url(match)), nonce=nonce(outgoing),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
         link = jump_url(match.row.guild_id, channel_id, message.id)
         note = wording.result_text(match) if match.is_over else _("It is your move.")
