@@ -27,9 +27,9 @@ async def other(db_path, clock):
     await db.close()
 
 
-async def started(services: Services, game: str = "roocala"):
+async def started(services: Services, game: str = "roocala", **options):
     match = await services.challenges.challenge(game, guild_id=GUILD, channel_id=CHANNEL, challenger=ANN,
-                                                opponents=[BOB])
+                                                opponents=[BOB], **options)
     await services.challenges.accept(match.id, BOB, guild_id=GUILD)
     return await services.queries.get(match.id)
 
@@ -62,6 +62,24 @@ async def test_a_draft_of_a_position_the_match_left_is_refused(services, other):
         await services.drafts.pick(match, draft, 0, 0)                   # `match` is the stale read at ply p
     with pytest.raises(StalePosition, match="moved on"):
         await services.drafts.start(match, who)
+    assert await services.db.fetchall("SELECT picks FROM picker_drafts WHERE match_id = ? AND picks <> '[]'",
+                                      (match.id,)) == []
+
+
+async def test_a_pick_on_a_draft_the_match_left_by_a_takeback_is_refused(services, other):
+    """A turn is taken back (by another process) while the player to move has a draft open: the draft's row is still
+    there, but the match is at another ply; a pick read before is refused and not stored on the old ply's draft."""
+    match = await started(services, days_per_move=0)               # casual: takebacks always allowed
+    first = mover(match)
+    await services.play.submit_turn(match.id, first, [match.position.legal_moves()[0]], guild_id=GUILD)
+    match = await services.queries.get(match.id)
+    second = mover(match)
+    draft = await services.drafts.start(match, second)              # the draft of the position after that turn
+    await other.takebacks.request(match.id, first, guild_id=GUILD)
+    await other.takebacks.answer(match.id, second, guild_id=GUILD, ply=match.ply, accept=True)
+    assert (await other.queries.get(match.id)).ply != match.ply     # the match left the draft's ply
+    with pytest.raises(ServiceError, match="out of date"):
+        await services.drafts.pick(match, draft, 0, 0)
     assert await services.db.fetchall("SELECT picks FROM picker_drafts WHERE match_id = ? AND picks <> '[]'",
                                       (match.id,)) == []
 

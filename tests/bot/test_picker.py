@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import os
 import random
 from collections import defaultdict
 
@@ -18,7 +19,9 @@ from render.marks import MARK_FILL, MARK_WIDTH
 from tests.bot.support import GUILD, boards, cards
 
 POSITIONS = 50                # random positions per game, variant and player count entered through the picker
-EVERY_TURN_POSITIONS = 3      # of them, the first ones in which every legal turn is entered (the rest: one, seeded)
+# of them, the first ones in which every legal turn is entered (the rest: one, seeded); a longer run walks them all:
+# PICKER_EVERY_TURN_POSITIONS=50 (minutes of CPU, so not in every run of the suite)
+EVERY_TURN_POSITIONS = int(os.environ.get("PICKER_EVERY_TURN_POSITIONS", "3"))
 MAX_EVERY_TURN = 250          # ... when the position has at most this many legal turns (else a later one is taken)
 MAX_TURN_MOVES = 12           # ... and no turn longer than this (Quincala's may go on and on: no "every" then)
 POSITIONS_PER_MATCH = 6       # successive positions of one match, each turn confirmed through the picker
