@@ -29,7 +29,7 @@ run: $(BOT)            ## run the Discord bot (token from .env or the environmen
 	$(PY) -m bot
 
 test: $(STAMP) browser ## run the whole test suite (engines and their contract, renderers, storage, commands, crashes)
-	$(PY) -m pytest
+	$(PY) tools/run_tests.py
 
 # The match page's browser test drives Debian's headless Chromium and its driver (no browser downloads): installed
 # with apt-get where that is possible (as root on Debian, as CI runs); elsewhere that test fails saying what to install.
