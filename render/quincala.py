@@ -19,12 +19,13 @@ turn, what the mover must do; Black's tray row; file letters; the board, ranks 9
 21 px bars (22 px numerals, each bar tucked under the one above) fits its dot's area; file letters; White's
 tray row; the key (what green means changes with the player to move). Highlights read by luminance and
 outline: a leg is a light core in a dark casing, a travel a dark dashed line in a white halo, both under the
-towers; rings are cased. The white dots' role tags stand in a clear margin cut out of whatever tower reaches
-them (only bar ends: never a numeral).
+towers, except a leg the towers would hide, drawn over them clear of their numerals (legs over the same two
+dots run side by side in lanes: every leg shows); rings are cased. The white dots' role tags stand in a
+clear margin cut out of whatever tower reaches them (only bar ends: never a numeral).
 
 ``dot_centre``, ``bar_box``, ``star_centre``, ``tower_height``, ``file_label_centre``, ``rank_label_centre``,
-``tray_box``, ``tray_row``, ``ring_box``, ``role_badge_centre`` and ``winner_badge_xy`` give the geometry
-used, so tests can sample pixels; ``end_sentence`` the end-of-game lines as drawn.
+``tray_box``, ``tray_row``, ``ring_box``, ``role_badge_centre``, ``winner_badge_xy`` and ``leg_arrows`` give the
+geometry used, so tests can sample pixels; ``end_sentence`` the end-of-game lines as drawn.
 """
 
 from __future__ import annotations
@@ -265,8 +266,12 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
         _ring(image, done, "win")
     elif state.leg_dot and not over:
         _ring(image, state.leg_dot, "leg")
-    _arrows(image, state, events)
+    legs = leg_arrows(state, events)
+    _arrows(image, state, events, [leg for leg in legs if not leg.over])
     _towers(image, state)
+    for leg in legs:            # legs the towers would hide: over them, clear of their numerals
+        if leg.over:
+            _leg_arrow(image, leg)
     _role_badges(image, board, geo, tint_seat)
     _trays(image, state, names, viewer, over, winners)
     mover = previous.to_move if previous is not None else None
@@ -583,7 +588,8 @@ def _arrow(image: Image.Image, kind: str, a: Point, b: Point, trim_a: float, tri
         _fill(image, colour, ax + dx, ay + dy, mask)
 
 
-_ARROW_COLOURS = {"leg": (LEG_CASE, LEG_INK), "travel": (TRAVEL_CASE, TRAVEL_INK)}
+_ARROW_COLOURS = {"leg": (LEG_CASE, LEG_INK), "short leg": (LEG_CASE, LEG_INK), "travel": (TRAVEL_CASE, TRAVEL_INK)}
+SHORT_HEAD = 15                # the head of a leg over the towers or in a lane: a short arrow keeps its shaft
 Mask = tuple[Image.Image, int, int]      # an 'L' mask and its top-left, relative to the arrow's start
 
 
@@ -594,7 +600,7 @@ def _arrow_masks(kind: str, dx: float, dy: float, trim_a: float, trim_b: float) 
     cropped."""
     ux, uy, length = _unit((0, 0), (dx, dy))
     visible = length - trim_a - trim_b
-    if visible < (16 if kind == "leg" else 24):
+    if visible < (24 if kind == "travel" else 16):
         return None
     pad = 20
     x0, y0 = math.floor(min(0, dx) - pad), math.floor(min(0, dy) - pad)
@@ -609,8 +615,9 @@ def _arrow_masks(kind: str, dx: float, dy: float, trim_a: float, trim_b: float) 
     for casing in (True, False):
         mask = Image.new("L", ((x1 - x0) * k, (y1 - y0) * k), 0)
         d = ImageDraw.Draw(mask)
-        if kind == "leg":
-            arrow(d, at(trim_a), at(length - trim_b), fill=MASK_INK, width=7 * k, head=22 * k,
+        if kind in ("leg", "short leg"):
+            arrow(d, at(trim_a), at(length - trim_b), fill=MASK_INK, width=7 * k,
+                  head=(22 if kind == "leg" else SHORT_HEAD) * k,
                   casing=MASK_INK if casing else None, casing_width=3 * k if casing else 0)
         else:
             grow = 2 if casing else 0
@@ -628,9 +635,9 @@ def _arrow_masks(kind: str, dx: float, dy: float, trim_a: float, trim_b: float) 
     return out[0], out[1]
 
 
-def _leg_arrow(image: Image.Image, a: Point, b: Point, trim_a: float, trim_b: float) -> None:
-    """A solid leg arrow: a light core in a dark casing, from tower edge to tower edge."""
-    _arrow(image, "leg", a, b, trim_a, trim_b)
+def _leg_arrow(image: Image.Image, leg: LegArrow) -> None:
+    """A solid leg arrow: a light core in a dark casing (a shorter head over the towers or in a lane)."""
+    _arrow(image, "short leg" if leg.short else "leg", leg.start, leg.end, 0, 0)
 
 
 def _travel_arrow(image: Image.Image, a: Point, b: Point, trim_a: float, trim_b: float) -> None:
@@ -653,16 +660,66 @@ def _to_frame(a: Point, b: Point) -> Point:
     return a[0] + ux * t, a[1] + uy * t
 
 
-def _arrows(image: Image.Image, state: QuincalaState, events: list[Event]) -> None:
-    """Legs as solid arrows from tower edge to tower edge; travels as dashed arrows to the white dot they
-    stopped on, or out of the frame towards the tray they went to."""
+class LegArrow(NamedTuple):
+    """Where one leg's arrow is drawn: from ``start`` to ``end`` (its tip), under the towers or ``over`` them."""
+
+    frm: str
+    to: str
+    start: Point
+    end: Point
+    over: bool
+    short: bool                # drawn with a shorter head: over the towers, or one of several lanes
+
+
+LANE = 18                      # between the arrows of legs over the same two dots (there and back, or again)
+MIN_UNDER = 34                 # a leg that would show less than this between its towers is drawn over them ...
+NUMERAL_CLEAR = 15             # ... this far (across) from the towers' numeral column
+STEEP = 0.35                   # a leg this close to vertical (|dx| per unit) runs beside the numerals instead
+OVER_TRIM = 16                 # a steep leg over the towers starts and stops this far from the dots' centres
+
+
+def leg_arrows(state: QuincalaState, events: Sequence[Event]) -> list[LegArrow]:
+    """Every leg of the turn as drawn, so that each one shows: from tower edge to tower edge under the
+    towers; over them (its ends clear of the numerals) when the towers would leave too little of it; legs
+    over the same two dots side by side in lanes, ``LANE`` apart."""
+    legs = [(e.frm, e.to) for e in events if e.kind == "leg" and e.frm in _DOTS and e.to in _DOTS]
+    total: dict[frozenset[str], int] = {}
+    for frm, to in legs:
+        total[frozenset((frm, to))] = total.get(frozenset((frm, to)), 0) + 1
+    seen: dict[frozenset[str], int] = {}
+    out: list[LegArrow] = []
+    for frm, to in legs:
+        pair = frozenset((frm, to))
+        k, n = seen.get(pair, 0), total[pair]
+        seen[pair] = k + 1
+        a, b = dot_centre(frm), dot_centre(to)
+        ux, uy, length = _unit(a, b)
+        p, q = sorted(pair, key=lambda d: dot_centre(d))           # one side of the pair for both directions
+        px, py, _ = _unit(dot_centre(p), dot_centre(q))
+        nx, ny = -py, px
+        trim_a, trim_b = _clearance(state, frm, ux, uy), _clearance(state, to, ux, uy)
+        over = length - trim_a - trim_b < MIN_UNDER
+        if over and abs(ux) < STEEP:               # beside the numeral column, lanes further out
+            ox, oy = -float(NUMERAL_CLEAR + k * LANE), 0.0
+            trim_a = trim_b = OVER_TRIM
+        else:
+            lane = (k - (n - 1) / 2) * LANE
+            ox, oy = nx * lane, ny * lane
+            if over:
+                trim_a = trim_b = NUMERAL_CLEAR / abs(ux)
+        start = (a[0] + ox + ux * trim_a, a[1] + oy + uy * trim_a)
+        end = (b[0] + ox - ux * trim_b, b[1] + oy - uy * trim_b)
+        out.append(LegArrow(frm, to, start, end, over, over or n > 1))
+    return out
+
+
+def _arrows(image: Image.Image, state: QuincalaState, events: list[Event], legs: Sequence[LegArrow]) -> None:
+    """Legs as solid arrows (``legs``: those drawn under the towers); travels as dashed arrows to the white dot
+    they stopped on, or out of the frame towards the tray they went to."""
     a: Point
     b: Point
-    for e in events:
-        if e.kind == "leg" and e.frm in _DOTS and e.to in _DOTS:
-            a, b = dot_centre(e.frm), dot_centre(e.to)
-            ux, uy, _ = _unit(a, b)
-            _leg_arrow(image, a, b, _clearance(state, e.frm, ux, uy), _clearance(state, e.to, ux, uy))
+    for leg in legs:
+        _leg_arrow(image, leg)
     for e in events:
         if e.kind in ("knock", "release") and e.frm in _DOTS:
             a = dot_centre(e.frm)
@@ -796,12 +853,12 @@ def _baseline(mid: float, size: int) -> float:
 
 
 def _named_line(name: str, rest: Sequence[Run], size: int, max_width: float, before: str = "", *,
-                bold: bool = True) -> list[Run]:
+                bold: bool = True, least: float = 40.0) -> list[Run]:
     """A person's name after ``before`` and followed by ``rest`` (a status that is never shortened): only the name
-    gives way."""
+    gives way, to no less than ``least`` pixels."""
     head: list[Run] = [(before, bold, False)] if before else []
     room = max_width - _runs_width([*head, *rest], size)
-    return [*head, (_fit_name(name, size, max(room, 40.0), bold), bold, True), *rest]
+    return [*head, (_fit_name(name, size, max(room, least), bold), bold, True), *rest]
 
 
 def end_sentence(state: QuincalaState, names: Sequence[str] | None, size: int = TEXT_SIZE,
@@ -862,10 +919,15 @@ def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: 
                _fit_text(note, TEXT_SIZE, room, False), TEXT_SIZE, fill=MUTED, align="m")
 
 
+LAST_TURN_SIZES = (TEXT_SIZE, 22, 20, 18)    # a turn too long for the line is drawn smaller, never cut
+MIN_NAME = 90.0                # the mover's name keeps this much room before the line is drawn smaller
+
+
 def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], names: Sequence[str] = (),
                     mover: int | None = None, mid: int = NOTE_Y) -> None:
     """The last turn and who played it (seat ``mover`` of ``names``, when known) in the §7 notation, then what
-    travelled (in the travel colour); the travels give way first when the line is full, then the name."""
+    travelled (in the travel colour); the travels give way first when the line is full, then the name, then
+    the size of the line (``LAST_TURN_SIZES``): the turn itself, every leg of it, is never cut."""
     if not moves:
         return
     room = WIDTH - 32
@@ -882,19 +944,24 @@ def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], n
         elif e.kind == "win":
             words.append(tr(COMPLETES).format(piece=e.piece, dot=e.frm))
     turn = turn_notation(moves)
-    if mover is not None and mover < len(names):
-        before, after = split(LAST_TURN_BY)
-        head = _named_line(names[mover], [(after.format(turn=turn), True, False)], TEXT_SIZE, room, before)
-    else:
-        head = [(_fit_text(tr(LAST_TURN).format(turn=turn), TEXT_SIZE, room, True), True, False)]
-    head_w = _runs_width(head, TEXT_SIZE)
-    rest = _fit_text(" · " + " · ".join(words), TEXT_SIZE, room - head_w, False) if words else ""
+    size, head = TEXT_SIZE, []
+    for size in LAST_TURN_SIZES:                 # the whole turn always: a smaller size before a cut
+        if mover is not None and mover < len(names):
+            before, after = split(LAST_TURN_BY)
+            head = _named_line(names[mover], [(after.format(turn=turn), True, False)], size, room, before,
+                               least=MIN_NAME if size != LAST_TURN_SIZES[-1] else 24.0)
+        else:
+            head = [(tr(LAST_TURN).format(turn=turn), True, False)]
+        if _runs_width(head, size) <= room:
+            break
+    head_w = _runs_width(head, size)
+    rest = _fit_text(" · " + " · ".join(words), size, room - head_w, False) if words else ""
     if rest in ("", "…", " ·…"):
         rest = ""
-    x = (WIDTH - head_w - _length(rest, TEXT_SIZE)) / 2
-    y = _baseline(mid, TEXT_SIZE)
-    x = _draw_runs(image, x, y, head, TEXT_SIZE)
-    _label(image, x, y, rest, TEXT_SIZE, fill=TRAVEL_INK)
+    x = (WIDTH - head_w - _length(rest, size)) / 2
+    y = _baseline(mid, size)
+    x = _draw_runs(image, x, y, head, size)
+    _label(image, x, y, rest, size, fill=TRAVEL_INK)
 
 
 def _trays(image: Image.Image, state: QuincalaState, names: list[str], viewer: int, over: bool,
