@@ -14,18 +14,19 @@ through common.draw_name, once per name); ``palette`` is one fixed palette built
 a swatch of the named colours. Everything iterates over ordered sequences only, so identical input gives
 identical pixels.
 
-Layout (800 px wide): the status (at the end: the end-of-game sentence, whole, in one or two lines), the last
-turn, what the mover must do; Black's tray row; file letters; the board, ranks 98 px apart so a tower of five
-21 px bars (22 px numerals, each bar tucked under the one above) fits its dot's area; file letters; White's
-tray row; the key (what green means changes with the player to move). Highlights read by luminance and
+Layout (800 × 1099): the status (at the end: the end-of-game sentence, whole, in one or two lines), the last
+turn, what the mover must do; Black's tray row; file letters; the board, ranks 83 px apart so a tower of four
+24 px bars (22 px numerals, each bar tucked under the one above) fits its dot's area with room to spare, and a
+tower of five (always 1-2-3-4-5, so its numerals may be smaller) closer stacked; file letters; White's tray
+row; the key (what green means changes with the player to move). Highlights read by luminance and
 outline: a leg is a light core in a dark casing, a travel a dark dashed line in a white halo, both under the
 towers, except a leg the towers would hide, drawn over them clear of their numerals (legs over the same two
 dots run side by side in lanes: every leg shows); rings are cased. The white dots' role tags stand in a
 clear margin cut out of whatever tower reaches them (only bar ends: never a numeral).
 
-``dot_centre``, ``bar_box``, ``star_centre``, ``tower_height``, ``file_label_centre``, ``rank_label_centre``,
-``tray_box``, ``tray_row``, ``ring_box``, ``role_badge_centre``, ``winner_badge_xy`` and ``leg_arrows`` give the
-geometry used, so tests can sample pixels; ``end_sentence`` the end-of-game lines as drawn.
+``dot_centre``, ``bar_box``, ``numeral_centre``, ``star_centre``, ``tower_height``, ``file_label_centre``,
+``rank_label_centre``, ``tray_box``, ``tray_row``, ``ring_box``, ``role_badge_centre``, ``winner_badge_xy`` and
+``leg_arrows`` give the geometry used, so tests can sample pixels; ``end_sentence`` the end-of-game lines as drawn.
 """
 
 from __future__ import annotations
@@ -94,17 +95,17 @@ RGB = tuple[int, int, int]
 # --- Geometry (final pixels) ------------------------------------------------------------------------------
 WIDTH = 800
 STEP_X = 70                    # distance between neighbouring files
-STEP_Y = 98                    # between neighbouring ranks: a tower of five readable bars fits its dot's area
+STEP_Y = 83                    # between neighbouring ranks: a tower of five readable bars fits its dot's area
 FRAME_PAD = 10                 # from the outer dots' areas to the frame
 LABEL_W = (WIDTH - 10 * STEP_X - 2 * FRAME_PAD) // 2      # the rank-number columns either side
 FRAME_LEFT, FRAME_RIGHT = LABEL_W, WIDTH - LABEL_W
 BOARD_LEFT = FRAME_LEFT + FRAME_PAD + STEP_X // 2          # x of file a
-HEADER_H = 100                 # three lines: the status (or the end sentence, in one or two lines), the last
-STATUS_Y = 19                  # turn (after a two-line end sentence: the third line), what the mover must do next
-NOTE_Y = 50
-THIRD_Y = 81
-LEGEND_H = 34                  # the key under White's tray, on every board (the green dots change with the mover)
-TRAY_H = 46
+HEADER_H = 88                  # three lines: the status (or the end sentence, in one or two lines), the last
+STATUS_Y = 17                  # turn (after a two-line end sentence: the third line), what the mover must do next
+NOTE_Y = 46
+THIRD_Y = 74
+LEGEND_H = 28                  # the key under White's tray, on every board (the green dots change with the mover)
+TRAY_H = 38
 COORD_H = 28                   # the file-letter rows above and below the frame, clear of the trays
 TOP_TRAY = HEADER_H
 FRAME_TOP = TOP_TRAY + TRAY_H + COORD_H
@@ -113,13 +114,13 @@ BOARD_BOTTOM = BOARD_TOP + 9 * STEP_Y                      # y of rank 1
 FRAME_BOTTOM = BOARD_BOTTOM + STEP_Y // 2 + FRAME_PAD
 BOTTOM_TRAY = FRAME_BOTTOM + COORD_H
 LEGEND_Y = BOTTOM_TRAY + TRAY_H + LEGEND_H // 2
-HEIGHT = BOTTOM_TRAY + TRAY_H + LEGEND_H + 4
+HEIGHT = BOTTOM_TRAY + TRAY_H + LEGEND_H + 2
 TRAY_MARGIN = 12
 
-BAR_H = 21                     # one piece's bar ...
-BAR_PITCH = 18                 # ... and the step between bars: each bar tucks 3 px under the one above it
-NUMERAL_DY = 12                # a numeral's middle below its bar's top (clear of the bar above)
-BAR_W = {1: 24, 2: 32, 3: 42, 4: 50, 5: 60}               # bar width by size: larger pieces are wider
+BAR_H = 24                     # one piece's bar (12 px on a phone) ...
+BAR_PITCH = 17                 # ... and the step between bars: each bar tucks under the one above it ...
+FIVE_PITCH = 14                # ... closer in a tower of five (always 1-2-3-4-5: its numerals can be smaller)
+BAR_W = {1: 28, 2: 36, 3: 44, 4: 52, 5: 60}               # bar width by size: larger pieces are wider
 STAR_R = 9
 STAR_DX = 1                    # the immunity star's centre, right of its bar's right end
 TOWER_W = 2 * (BAR_W[5] // 2 + STAR_DX + STAR_R + 1)       # tower sprite width: the widest bar and a star
@@ -128,7 +129,8 @@ TOWER_W = 2 * (BAR_W[5] // 2 + STAR_DX + STAR_R + 1)       # tower sprite width:
 STATUS_SIZE = 30
 TEXT_SIZE = 24
 COORD_SIZE = 24
-NUMERAL_SIZE = 22              # the size numeral on a bar (a bar is 21 px high)
+NUMERAL_SIZE = 22              # the size numeral on a bar (a bar is 24 px high, 17 px of it under a smaller one)
+FIVE_NUMERAL_SIZE = 17         # ... in a tower of five, 14 px of each bar show
 ROLE_SIZE = 22
 BADGE_SIZE = 30                # common.winner_badge: a 24 px 'WINNER'
 
@@ -193,23 +195,38 @@ def tray_centre(seat: int, kind: str) -> tuple[float, float]:
     return WIDTH * (0.62 if kind == "hand" else 0.84), tray_row(seat)
 
 
+def pitch(count: int) -> int:
+    """The step between the bars of a tower of ``count`` pieces."""
+    return FIVE_PITCH if count >= 5 else BAR_PITCH
+
+
 def tower_height(count: int) -> int:
-    """The height of a tower of ``count`` pieces (its bars overlap by ``BAR_H - BAR_PITCH``)."""
-    return (count - 1) * BAR_PITCH + BAR_H if count else 0
+    """The height of a tower of ``count`` pieces (its bars overlap by ``BAR_H - pitch(count)``)."""
+    return (count - 1) * pitch(count) + BAR_H if count else 0
 
 
 def bar_box(dot: str, index: int, count: int, size: int) -> Box:
     """The box of the ``index``-th piece (0 = smallest, drawn on top) of a ``count``-piece tower on ``dot``."""
     cx, cy = dot_centre(dot)
-    top = cy - tower_height(count) // 2 + index * BAR_PITCH
+    top = cy - tower_height(count) // 2 + index * pitch(count)
     half = BAR_W[size] / 2
     return cx - half, top + 0.5, cx + half, top + BAR_H - 0.5
 
 
+def numeral_centre(dot: str, index: int, count: int) -> tuple[float, float]:
+    """The middle of that bar's numeral: in the part of the bar that shows below the one above it."""
+    _, y0, _, _ = bar_box(dot, index, count, 1)
+    return dot_centre(dot)[0], y0 - 0.5 + BAR_H - (pitch(count) if index else BAR_H) / 2
+
+
+def numeral_size(count: int) -> int:
+    """The size of the numerals on a tower of ``count`` pieces."""
+    return FIVE_NUMERAL_SIZE if count >= 5 else NUMERAL_SIZE
+
+
 def star_centre(dot: str, index: int, count: int, size: int) -> tuple[float, float]:
-    """Where the immunity star of that bar sits: on its right end."""
-    x0, y0, x1, y1 = bar_box(dot, index, count, size)
-    return x1 + STAR_DX, (y0 + y1) / 2
+    """Where the immunity star of that bar sits: on its right end, beside its numeral."""
+    return bar_box(dot, index, count, size)[2] + STAR_DX, numeral_centre(dot, index, count)[1]
 
 
 def ring_box(dot: str) -> Box:
@@ -460,12 +477,15 @@ def _bar_colours(piece: str) -> tuple[tuple[int, int, int], tuple[int, int, int]
 Sprite = tuple[Image.Image, int, int]     # an RGBA image and where its top-left goes, relative to its anchor
 
 
-@lru_cache(maxsize=64)
-def _bar_sprite(piece: str, immune: bool = False, compact: bool = False) -> Sprite:
+@lru_cache(maxsize=128)
+def _bar_sprite(piece: str, immune: bool = False, compact: bool = False, shown: int = BAR_H,
+                numeral: int = NUMERAL_SIZE) -> Sprite:
     """One piece's bar with its numeral (and its immunity star), cropped to what it covers; its anchor is
     the middle of the bar's top edge. A tower pastes its bars from the largest up, so each smaller bar sits
-    on the one below it. ``compact``: as narrow as a size 1 (tray chips that must fit)."""
+    on the one below it. ``compact``: as narrow as a size 1 (tray chips that must fit). ``shown``: how much of
+    the bar shows below the one above it (its numeral, of size ``numeral``, and star are in the middle of that)."""
     width, h = TOWER_W, BAR_H + 2
+    mid = 1 + BAR_H - shown / 2
     cx = width // 2
     half = (BAR_W[1] if compact else BAR_W[int(piece[1:])]) / 2
     fill, edge, ink = _bar_colours(piece)
@@ -474,12 +494,11 @@ def _bar_sprite(piece: str, immune: bool = False, compact: bool = False) -> Spri
         d.rounded_rectangle(((cx - half) * s, 1.5 * s, (cx + half) * s, (BAR_H + 0.5) * s), radius=5 * s,
                             fill=fill, outline=edge, width=round(1.5 * s))
         if immune:
-            star(d, ((cx + half + STAR_DX) * s, (1 + NUMERAL_DY) * s), STAR_R * s, fill=STAR_FILL, outline=INK,
+            star(d, ((cx + half + STAR_DX) * s, mid * s), STAR_R * s, fill=STAR_FILL, outline=INK,
                  width=round(1.2 * s))
 
     image = sprite(bar, (width, h))
-    ImageDraw.Draw(image).text((cx, 1 + NUMERAL_DY), piece[1:], font=font(NUMERAL_SIZE, True), fill=ink,
-                               anchor="mm")
+    ImageDraw.Draw(image).text((cx, mid), piece[1:], font=font(numeral, True), fill=ink, anchor="mm")
     box = image.getchannel("A").getbbox() or (0, 0, width, h)
     return image.crop(box), box[0] - cx, box[1] - 1
 
@@ -539,11 +558,12 @@ def _towers(image: Image.Image, state: QuincalaState) -> None:
     marks = set(state.immune_pieces()) | set(state.gained_pieces())
     for dot, pieces in sorted(state.towers().items()):
         cx, cy = dot_centre(dot)
+        step, numerals = pitch(len(pieces)), numeral_size(len(pieces))
         top = cy - tower_height(len(pieces)) // 2
         for i in range(len(pieces) - 1, -1, -1):
             p = pieces[i]
-            bar, dx, dy = _bar_sprite(p, (dot, int(p[1:])) in marks)
-            _blit(image, bar, cx + dx, top + i * BAR_PITCH + dy)
+            bar, dx, dy = _bar_sprite(p, (dot, int(p[1:])) in marks, False, step if i else BAR_H, numerals)
+            _blit(image, bar, cx + dx, top + i * step + dy)
 
 
 # --- Arrows: anti-aliased through masks the size of each arrow ---------------------------------------------
@@ -942,7 +962,7 @@ def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], n
         elif e.kind == "release":
             words.append(tr(RELEASED).format(piece=e.piece, to=to))
         elif e.kind == "win":
-            words.append(tr(COMPLETES).format(piece=e.piece, dot=e.frm))
+            words.append(tr(COMPLETES).format(piece=tr(e.piece), dot=e.frm))    # the piece: a seat
     turn = turn_notation(moves)
     size, head = TEXT_SIZE, []
     for size in LAST_TURN_SIZES:                 # the whole turn always: a smaller size before a cut
@@ -1136,4 +1156,4 @@ def mark_centre(state: State, cell: str) -> tuple[int, int] | None:
     return x, y - MARK_RISE
 
 
-MARK_RISE = 31                 # a mark's centre above its dot: the top of the dot's area (STEP_Y / 2 - 18)
+MARK_RISE = STEP_Y // 2 - 16   # a mark's centre above its dot: the top of the dot's area
