@@ -284,12 +284,16 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     elif state.leg_dot and not over:
         _ring(image, state.leg_dot, "leg")
     legs = leg_arrows(state, events)
-    _arrows(image, state, events, [leg for leg in legs if not leg.over])
+    tagged = [leg for leg in legs if _crosses_tag(leg, geo)]
+    _arrows(image, state, events, [leg for leg in legs if not leg.over and leg not in tagged])
+    beneath = {dot: image.crop(role_tag_box(dot)) for dot, _ in geo.white_dots}   # the arrows, not the towers
     _towers(image, state)
     for leg in legs:            # legs the towers would hide: over them, clear of their numerals
-        if leg.over:
+        if leg.over and leg not in tagged:
             _leg_arrow(image, leg)
-    _role_badges(image, board, geo, tint_seat)
+    _role_badges(image, beneath, geo, tint_seat)
+    for leg in tagged:          # a leg across a role tag: over it (the tag shows again on the next board)
+        _leg_arrow(image, leg)
     _trays(image, state, names, viewer, over, winners)
     mover = previous.to_move if previous is not None else None
     _header(image, state, names, viewer, events, moves, mover)
@@ -456,14 +460,14 @@ def role_tag_box(dot: str) -> tuple[int, int, int, int]:
     return x0, y0, x0 + mask.width, y0 + mask.height
 
 
-def _role_badges(image: Image.Image, board: Image.Image, data: Geometry, tint_seat: int | None) -> None:
-    """The white dots' role badges, tinted like their dots, over everything on the board: the towers around a
-    badge (their bar ends only) are cut back to the empty ``board`` in a clear margin, so a tall tower never
-    touches or hides a tag."""
+def _role_badges(image: Image.Image, beneath: dict[str, Image.Image], data: Geometry, tint_seat: int | None) -> None:
+    """The white dots' role badges, tinted like their dots, over the towers: the towers around a badge (their
+    bar ends only) are cut back to what lies ``beneath`` them (each tag's box before the towers) in a clear
+    margin, so a tall tower never touches or hides a tag."""
     wins = _winning_dots(data, tint_seat)
     for dot, (role, owner) in data.white_dots:
         box = role_tag_box(dot)
-        image.paste(board.crop(box), box[:2], role_tag_mask())
+        image.paste(beneath[dot], box[:2], role_tag_mask())
         paste(image, _role_badge_sprite(f"{owner.upper()}{role[0].upper()}", dot in wins), role_badge_centre(dot))
 
 
@@ -731,6 +735,15 @@ def leg_arrows(state: QuincalaState, events: Sequence[Event]) -> list[LegArrow]:
         end = (b[0] + ox - ux * trim_b, b[1] + oy - uy * trim_b)
         out.append(LegArrow(frm, to, start, end, over, over or n > 1))
     return out
+
+
+def _crosses_tag(leg: LegArrow, data: Geometry) -> bool:
+    """Whether ``leg``'s arrow runs across a white dot's role tag."""
+    (ax, ay), (bx, by) = leg.start, leg.end
+    steps = max(1, round(math.hypot(bx - ax, by - ay) / 2))
+    boxes = [role_tag_box(dot) for dot, _ in data.white_dots]
+    return any(x0 <= ax + (bx - ax) * i / steps <= x1 and y0 <= ay + (by - ay) * i / steps <= y1
+               for i in range(steps + 1) for x0, y0, x1, y1 in boxes)
 
 
 def _arrows(image: Image.Image, state: QuincalaState, events: list[Event], legs: Sequence[LegArrow]) -> None:
