@@ -142,7 +142,8 @@ def test_a_tower_of_five_fits_its_dots_area():
             x0, y0, x1, y1 = rq.bar_box(dot, i, 5, size)
             assert cx - rq.STEP_X / 2 < x0 and x1 < cx + rq.STEP_X / 2, (dot, size)
             assert cy - rq.STEP_Y / 2 < y0 and y1 < cy + rq.STEP_Y / 2, (dot, size)
-        assert rq.BAR_H >= 20 and rq.NUMERAL_SIZE >= 22          # and the numerals stay readable
+        assert rq.BAR_H >= 24 and rq.numeral_size(4) >= 22      # and the numerals stay readable (a tower of five,
+        assert rq.numeral_size(5) >= 17                           # always 1-2-3-4-5, stacks closer)
     board = rq.BOARD_FILL
     # between c3 (below) and c4 (above): rows of plain board across the towers' width
     cx, c3y = rq.dot_centre("c3")
