@@ -978,7 +978,7 @@ def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], n
             words.append(tr(COMPLETES).format(piece=tr(e.piece), dot=e.frm))    # the piece: a seat
     turn = turn_notation(moves)
     size, head = TEXT_SIZE, []
-    for size in LAST_TURN_SIZES:                 # the whole turn always: a smaller size before a cut
+    for size in LAST_TURN_SIZES:                 # the whole turn: a smaller size rather than a cut
         if mover is not None and mover < len(names):
             before, after = split(LAST_TURN_BY)
             head = _named_line(names[mover], [(after.format(turn=turn), True, False)], size, room, before,
@@ -987,6 +987,8 @@ def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], n
             head = [(tr(LAST_TURN).format(turn=turn), True, False)]
         if _runs_width(head, size) <= room:
             break
+    else:                                        # longer than any turn of the seeded games: cut, inside the image
+        head = [(_fit_text(tr(LAST_TURN).format(turn=turn), size, room, True), True, False)]
     head_w = _runs_width(head, size)
     rest = _fit_text(" · " + " · ".join(words), size, room - head_w, False) if words else ""
     if rest in ("", "…", " ·…"):
