@@ -14,17 +14,19 @@ through common.draw_name, once per name); ``palette`` is one fixed palette built
 a swatch of the named colours. Everything iterates over ordered sequences only, so identical input gives
 identical pixels.
 
-Layout (800 px wide): the status (at the end: the end-of-game sentence, whole, in one or two lines), the last
-turn, what the mover must do; Black's tray row; file letters; the board, ranks 98 px apart so a tower of five
-21 px bars (22 px numerals, each bar tucked under the one above) fits its dot's area; file letters; White's
-tray row; the key (what green means changes with the player to move). Highlights read by luminance and
+Layout (800 × 1099): the status (at the end: the end-of-game sentence, whole, in one or two lines), the last
+turn, what the mover must do; Black's tray row; file letters; the board, ranks 83 px apart so a tower of four
+24 px bars (22 px numerals, each bar tucked under the one above) fits its dot's area with room to spare, and a
+tower of five (always 1-2-3-4-5, so its numerals may be smaller) closer stacked; file letters; White's tray
+row; the key (what green means changes with the player to move). Highlights read by luminance and
 outline: a leg is a light core in a dark casing, a travel a dark dashed line in a white halo, both under the
-towers; rings are cased. The white dots' role tags stand in a clear margin cut out of whatever tower reaches
-them (only bar ends: never a numeral).
+towers, except a leg the towers would hide, drawn over them clear of their numerals (legs over the same two
+dots run side by side in lanes: every leg shows); rings are cased. The white dots' role tags stand in a
+clear margin cut out of whatever tower reaches them (only bar ends: never a numeral).
 
-``dot_centre``, ``bar_box``, ``star_centre``, ``tower_height``, ``file_label_centre``, ``rank_label_centre``,
-``tray_box``, ``tray_row``, ``ring_box``, ``role_badge_centre`` and ``winner_badge_xy`` give the geometry
-used, so tests can sample pixels; ``end_sentence`` the end-of-game lines as drawn.
+``dot_centre``, ``bar_box``, ``numeral_centre``, ``star_centre``, ``tower_height``, ``file_label_centre``,
+``rank_label_centre``, ``tray_box``, ``tray_row``, ``ring_box``, ``role_badge_centre``, ``winner_badge_xy`` and
+``leg_arrows`` give the geometry used, so tests can sample pixels; ``end_sentence`` the end-of-game lines as drawn.
 """
 
 from __future__ import annotations
@@ -93,17 +95,17 @@ RGB = tuple[int, int, int]
 # --- Geometry (final pixels) ------------------------------------------------------------------------------
 WIDTH = 800
 STEP_X = 70                    # distance between neighbouring files
-STEP_Y = 98                    # between neighbouring ranks: a tower of five readable bars fits its dot's area
+STEP_Y = 83                    # between neighbouring ranks: a tower of five readable bars fits its dot's area
 FRAME_PAD = 10                 # from the outer dots' areas to the frame
 LABEL_W = (WIDTH - 10 * STEP_X - 2 * FRAME_PAD) // 2      # the rank-number columns either side
 FRAME_LEFT, FRAME_RIGHT = LABEL_W, WIDTH - LABEL_W
 BOARD_LEFT = FRAME_LEFT + FRAME_PAD + STEP_X // 2          # x of file a
-HEADER_H = 100                 # three lines: the status (or the end sentence, in one or two lines), the last
-STATUS_Y = 19                  # turn (after a two-line end sentence: the third line), what the mover must do next
-NOTE_Y = 50
-THIRD_Y = 81
-LEGEND_H = 34                  # the key under White's tray, on every board (the green dots change with the mover)
-TRAY_H = 46
+HEADER_H = 88                  # three lines: the status (or the end sentence, in one or two lines), the last
+STATUS_Y = 17                  # turn (after a two-line end sentence: the third line), what the mover must do next
+NOTE_Y = 46
+THIRD_Y = 74
+LEGEND_H = 28                  # the key under White's tray, on every board (the green dots change with the mover)
+TRAY_H = 38
 COORD_H = 28                   # the file-letter rows above and below the frame, clear of the trays
 TOP_TRAY = HEADER_H
 FRAME_TOP = TOP_TRAY + TRAY_H + COORD_H
@@ -112,13 +114,13 @@ BOARD_BOTTOM = BOARD_TOP + 9 * STEP_Y                      # y of rank 1
 FRAME_BOTTOM = BOARD_BOTTOM + STEP_Y // 2 + FRAME_PAD
 BOTTOM_TRAY = FRAME_BOTTOM + COORD_H
 LEGEND_Y = BOTTOM_TRAY + TRAY_H + LEGEND_H // 2
-HEIGHT = BOTTOM_TRAY + TRAY_H + LEGEND_H + 4
+HEIGHT = BOTTOM_TRAY + TRAY_H + LEGEND_H + 2
 TRAY_MARGIN = 12
 
-BAR_H = 21                     # one piece's bar ...
-BAR_PITCH = 18                 # ... and the step between bars: each bar tucks 3 px under the one above it
-NUMERAL_DY = 12                # a numeral's middle below its bar's top (clear of the bar above)
-BAR_W = {1: 24, 2: 32, 3: 42, 4: 50, 5: 60}               # bar width by size: larger pieces are wider
+BAR_H = 24                     # one piece's bar (12 px on a phone) ...
+BAR_PITCH = 17                 # ... and the step between bars: each bar tucks under the one above it ...
+FIVE_PITCH = 14                # ... closer in a tower of five (always 1-2-3-4-5: its numerals can be smaller)
+BAR_W = {1: 28, 2: 36, 3: 44, 4: 52, 5: 60}               # bar width by size: larger pieces are wider
 STAR_R = 9
 STAR_DX = 1                    # the immunity star's centre, right of its bar's right end
 TOWER_W = 2 * (BAR_W[5] // 2 + STAR_DX + STAR_R + 1)       # tower sprite width: the widest bar and a star
@@ -127,7 +129,8 @@ TOWER_W = 2 * (BAR_W[5] // 2 + STAR_DX + STAR_R + 1)       # tower sprite width:
 STATUS_SIZE = 30
 TEXT_SIZE = 24
 COORD_SIZE = 24
-NUMERAL_SIZE = 22              # the size numeral on a bar (a bar is 21 px high)
+NUMERAL_SIZE = 22              # the size numeral on a bar (a bar is 24 px high, 17 px of it under a smaller one)
+FIVE_NUMERAL_SIZE = 17         # ... in a tower of five, 14 px of each bar show
 ROLE_SIZE = 22
 BADGE_SIZE = 30                # common.winner_badge: a 24 px 'WINNER'
 
@@ -192,23 +195,38 @@ def tray_centre(seat: int, kind: str) -> tuple[float, float]:
     return WIDTH * (0.62 if kind == "hand" else 0.84), tray_row(seat)
 
 
+def pitch(count: int) -> int:
+    """The step between the bars of a tower of ``count`` pieces."""
+    return FIVE_PITCH if count >= 5 else BAR_PITCH
+
+
 def tower_height(count: int) -> int:
-    """The height of a tower of ``count`` pieces (its bars overlap by ``BAR_H - BAR_PITCH``)."""
-    return (count - 1) * BAR_PITCH + BAR_H if count else 0
+    """The height of a tower of ``count`` pieces (its bars overlap by ``BAR_H - pitch(count)``)."""
+    return (count - 1) * pitch(count) + BAR_H if count else 0
 
 
 def bar_box(dot: str, index: int, count: int, size: int) -> Box:
     """The box of the ``index``-th piece (0 = smallest, drawn on top) of a ``count``-piece tower on ``dot``."""
     cx, cy = dot_centre(dot)
-    top = cy - tower_height(count) // 2 + index * BAR_PITCH
+    top = cy - tower_height(count) // 2 + index * pitch(count)
     half = BAR_W[size] / 2
     return cx - half, top + 0.5, cx + half, top + BAR_H - 0.5
 
 
+def numeral_centre(dot: str, index: int, count: int) -> tuple[float, float]:
+    """The middle of that bar's numeral: in the part of the bar that shows below the one above it."""
+    _, y0, _, _ = bar_box(dot, index, count, 1)
+    return dot_centre(dot)[0], y0 - 0.5 + BAR_H - (pitch(count) if index else BAR_H) / 2
+
+
+def numeral_size(count: int) -> int:
+    """The size of the numerals on a tower of ``count`` pieces."""
+    return FIVE_NUMERAL_SIZE if count >= 5 else NUMERAL_SIZE
+
+
 def star_centre(dot: str, index: int, count: int, size: int) -> tuple[float, float]:
-    """Where the immunity star of that bar sits: on its right end."""
-    x0, y0, x1, y1 = bar_box(dot, index, count, size)
-    return x1 + STAR_DX, (y0 + y1) / 2
+    """Where the immunity star of that bar sits: on its right end, beside its numeral."""
+    return bar_box(dot, index, count, size)[2] + STAR_DX, numeral_centre(dot, index, count)[1]
 
 
 def ring_box(dot: str) -> Box:
@@ -265,9 +283,17 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
         _ring(image, done, "win")
     elif state.leg_dot and not over:
         _ring(image, state.leg_dot, "leg")
-    _arrows(image, state, events)
+    legs = leg_arrows(state, events)
+    tagged = [leg for leg in legs if _crosses_tag(leg, geo)]
+    _arrows(image, state, events, [leg for leg in legs if not leg.over and leg not in tagged])
+    beneath = {dot: image.crop(role_tag_box(dot)) for dot, _ in geo.white_dots}   # the arrows, not the towers
     _towers(image, state)
-    _role_badges(image, board, geo, tint_seat)
+    for leg in legs:            # legs the towers would hide: over them, clear of their numerals
+        if leg.over and leg not in tagged:
+            _leg_arrow(image, leg)
+    _role_badges(image, beneath, geo, tint_seat)
+    for leg in tagged:          # a leg across a role tag: over it (the tag shows again on the next board)
+        _leg_arrow(image, leg)
     _trays(image, state, names, viewer, over, winners)
     mover = previous.to_move if previous is not None else None
     _header(image, state, names, viewer, events, moves, mover)
@@ -434,14 +460,14 @@ def role_tag_box(dot: str) -> tuple[int, int, int, int]:
     return x0, y0, x0 + mask.width, y0 + mask.height
 
 
-def _role_badges(image: Image.Image, board: Image.Image, data: Geometry, tint_seat: int | None) -> None:
-    """The white dots' role badges, tinted like their dots, over everything on the board: the towers around a
-    badge (their bar ends only) are cut back to the empty ``board`` in a clear margin, so a tall tower never
-    touches or hides a tag."""
+def _role_badges(image: Image.Image, beneath: dict[str, Image.Image], data: Geometry, tint_seat: int | None) -> None:
+    """The white dots' role badges, tinted like their dots, over the towers: the towers around a badge (their
+    bar ends only) are cut back to what lies ``beneath`` them (each tag's box before the towers) in a clear
+    margin, so a tall tower never touches or hides a tag."""
     wins = _winning_dots(data, tint_seat)
     for dot, (role, owner) in data.white_dots:
         box = role_tag_box(dot)
-        image.paste(board.crop(box), box[:2], role_tag_mask())
+        image.paste(beneath[dot], box[:2], role_tag_mask())
         paste(image, _role_badge_sprite(f"{owner.upper()}{role[0].upper()}", dot in wins), role_badge_centre(dot))
 
 
@@ -455,12 +481,15 @@ def _bar_colours(piece: str) -> tuple[tuple[int, int, int], tuple[int, int, int]
 Sprite = tuple[Image.Image, int, int]     # an RGBA image and where its top-left goes, relative to its anchor
 
 
-@lru_cache(maxsize=64)
-def _bar_sprite(piece: str, immune: bool = False, compact: bool = False) -> Sprite:
+@lru_cache(maxsize=128)
+def _bar_sprite(piece: str, immune: bool = False, compact: bool = False, shown: int = BAR_H,
+                numeral: int = NUMERAL_SIZE) -> Sprite:
     """One piece's bar with its numeral (and its immunity star), cropped to what it covers; its anchor is
     the middle of the bar's top edge. A tower pastes its bars from the largest up, so each smaller bar sits
-    on the one below it. ``compact``: as narrow as a size 1 (tray chips that must fit)."""
+    on the one below it. ``compact``: as narrow as a size 1 (tray chips that must fit). ``shown``: how much of
+    the bar shows below the one above it (its numeral, of size ``numeral``, and star are in the middle of that)."""
     width, h = TOWER_W, BAR_H + 2
+    mid = 1 + BAR_H - shown / 2
     cx = width // 2
     half = (BAR_W[1] if compact else BAR_W[int(piece[1:])]) / 2
     fill, edge, ink = _bar_colours(piece)
@@ -469,12 +498,11 @@ def _bar_sprite(piece: str, immune: bool = False, compact: bool = False) -> Spri
         d.rounded_rectangle(((cx - half) * s, 1.5 * s, (cx + half) * s, (BAR_H + 0.5) * s), radius=5 * s,
                             fill=fill, outline=edge, width=round(1.5 * s))
         if immune:
-            star(d, ((cx + half + STAR_DX) * s, (1 + NUMERAL_DY) * s), STAR_R * s, fill=STAR_FILL, outline=INK,
+            star(d, ((cx + half + STAR_DX) * s, mid * s), STAR_R * s, fill=STAR_FILL, outline=INK,
                  width=round(1.2 * s))
 
     image = sprite(bar, (width, h))
-    ImageDraw.Draw(image).text((cx, 1 + NUMERAL_DY), piece[1:], font=font(NUMERAL_SIZE, True), fill=ink,
-                               anchor="mm")
+    ImageDraw.Draw(image).text((cx, mid), piece[1:], font=font(numeral, True), fill=ink, anchor="mm")
     box = image.getchannel("A").getbbox() or (0, 0, width, h)
     return image.crop(box), box[0] - cx, box[1] - 1
 
@@ -534,11 +562,12 @@ def _towers(image: Image.Image, state: QuincalaState) -> None:
     marks = set(state.immune_pieces()) | set(state.gained_pieces())
     for dot, pieces in sorted(state.towers().items()):
         cx, cy = dot_centre(dot)
+        step, numerals = pitch(len(pieces)), numeral_size(len(pieces))
         top = cy - tower_height(len(pieces)) // 2
         for i in range(len(pieces) - 1, -1, -1):
             p = pieces[i]
-            bar, dx, dy = _bar_sprite(p, (dot, int(p[1:])) in marks)
-            _blit(image, bar, cx + dx, top + i * BAR_PITCH + dy)
+            bar, dx, dy = _bar_sprite(p, (dot, int(p[1:])) in marks, False, step if i else BAR_H, numerals)
+            _blit(image, bar, cx + dx, top + i * step + dy)
 
 
 # --- Arrows: anti-aliased through masks the size of each arrow ---------------------------------------------
@@ -583,7 +612,8 @@ def _arrow(image: Image.Image, kind: str, a: Point, b: Point, trim_a: float, tri
         _fill(image, colour, ax + dx, ay + dy, mask)
 
 
-_ARROW_COLOURS = {"leg": (LEG_CASE, LEG_INK), "travel": (TRAVEL_CASE, TRAVEL_INK)}
+_ARROW_COLOURS = {"leg": (LEG_CASE, LEG_INK), "short leg": (LEG_CASE, LEG_INK), "travel": (TRAVEL_CASE, TRAVEL_INK)}
+SHORT_HEAD = 15                # the head of a leg over the towers or in a lane: a short arrow keeps its shaft
 Mask = tuple[Image.Image, int, int]      # an 'L' mask and its top-left, relative to the arrow's start
 
 
@@ -594,7 +624,7 @@ def _arrow_masks(kind: str, dx: float, dy: float, trim_a: float, trim_b: float) 
     cropped."""
     ux, uy, length = _unit((0, 0), (dx, dy))
     visible = length - trim_a - trim_b
-    if visible < (16 if kind == "leg" else 24):
+    if visible < (24 if kind == "travel" else 16):
         return None
     pad = 20
     x0, y0 = math.floor(min(0, dx) - pad), math.floor(min(0, dy) - pad)
@@ -609,8 +639,9 @@ def _arrow_masks(kind: str, dx: float, dy: float, trim_a: float, trim_b: float) 
     for casing in (True, False):
         mask = Image.new("L", ((x1 - x0) * k, (y1 - y0) * k), 0)
         d = ImageDraw.Draw(mask)
-        if kind == "leg":
-            arrow(d, at(trim_a), at(length - trim_b), fill=MASK_INK, width=7 * k, head=22 * k,
+        if kind in ("leg", "short leg"):
+            arrow(d, at(trim_a), at(length - trim_b), fill=MASK_INK, width=7 * k,
+                  head=(22 if kind == "leg" else SHORT_HEAD) * k,
                   casing=MASK_INK if casing else None, casing_width=3 * k if casing else 0)
         else:
             grow = 2 if casing else 0
@@ -628,9 +659,9 @@ def _arrow_masks(kind: str, dx: float, dy: float, trim_a: float, trim_b: float) 
     return out[0], out[1]
 
 
-def _leg_arrow(image: Image.Image, a: Point, b: Point, trim_a: float, trim_b: float) -> None:
-    """A solid leg arrow: a light core in a dark casing, from tower edge to tower edge."""
-    _arrow(image, "leg", a, b, trim_a, trim_b)
+def _leg_arrow(image: Image.Image, leg: LegArrow) -> None:
+    """A solid leg arrow: a light core in a dark casing (a shorter head over the towers or in a lane)."""
+    _arrow(image, "short leg" if leg.short else "leg", leg.start, leg.end, 0, 0)
 
 
 def _travel_arrow(image: Image.Image, a: Point, b: Point, trim_a: float, trim_b: float) -> None:
@@ -653,16 +684,75 @@ def _to_frame(a: Point, b: Point) -> Point:
     return a[0] + ux * t, a[1] + uy * t
 
 
-def _arrows(image: Image.Image, state: QuincalaState, events: list[Event]) -> None:
-    """Legs as solid arrows from tower edge to tower edge; travels as dashed arrows to the white dot they
-    stopped on, or out of the frame towards the tray they went to."""
+class LegArrow(NamedTuple):
+    """Where one leg's arrow is drawn: from ``start`` to ``end`` (its tip), under the towers or ``over`` them."""
+
+    frm: str
+    to: str
+    start: Point
+    end: Point
+    over: bool
+    short: bool                # drawn with a shorter head: over the towers, or one of several lanes
+
+
+LANE = 18                      # between the arrows of legs over the same two dots (there and back, or again)
+MIN_UNDER = 34                 # a leg that would show less than this between its towers is drawn over them ...
+NUMERAL_CLEAR = 15             # ... this far (across) from the towers' numeral column
+STEEP = 0.35                   # a leg this close to vertical (|dx| per unit) runs beside the numerals instead
+OVER_TRIM = 16                 # a steep leg over the towers starts and stops this far from the dots' centres
+
+
+def leg_arrows(state: QuincalaState, events: Sequence[Event]) -> list[LegArrow]:
+    """Every leg of the turn as drawn, so that each one shows: from tower edge to tower edge under the
+    towers; over them (its ends clear of the numerals) when the towers would leave too little of it; legs
+    over the same two dots side by side in lanes, ``LANE`` apart."""
+    legs = [(e.frm, e.to) for e in events if e.kind == "leg" and e.frm in _DOTS and e.to in _DOTS]
+    total: dict[frozenset[str], int] = {}
+    for frm, to in legs:
+        total[frozenset((frm, to))] = total.get(frozenset((frm, to)), 0) + 1
+    seen: dict[frozenset[str], int] = {}
+    out: list[LegArrow] = []
+    for frm, to in legs:
+        pair = frozenset((frm, to))
+        k, n = seen.get(pair, 0), total[pair]
+        seen[pair] = k + 1
+        a, b = dot_centre(frm), dot_centre(to)
+        ux, uy, length = _unit(a, b)
+        p, q = sorted(pair, key=lambda d: dot_centre(d))           # one side of the pair for both directions
+        px, py, _ = _unit(dot_centre(p), dot_centre(q))
+        nx, ny = -py, px
+        trim_a, trim_b = _clearance(state, frm, ux, uy), _clearance(state, to, ux, uy)
+        over = length - trim_a - trim_b < MIN_UNDER
+        if over and abs(ux) < STEEP:               # beside the numeral column, lanes further out
+            ox, oy = -float(NUMERAL_CLEAR + k * LANE), 0.0
+            trim_a = trim_b = OVER_TRIM
+        else:
+            lane = (k - (n - 1) / 2) * LANE
+            ox, oy = nx * lane, ny * lane
+            if over:
+                trim_a = trim_b = NUMERAL_CLEAR / abs(ux)
+        start = (a[0] + ox + ux * trim_a, a[1] + oy + uy * trim_a)
+        end = (b[0] + ox - ux * trim_b, b[1] + oy - uy * trim_b)
+        out.append(LegArrow(frm, to, start, end, over, over or n > 1))
+    return out
+
+
+def _crosses_tag(leg: LegArrow, data: Geometry) -> bool:
+    """Whether ``leg``'s arrow runs across a white dot's role tag."""
+    (ax, ay), (bx, by) = leg.start, leg.end
+    steps = max(1, round(math.hypot(bx - ax, by - ay) / 2))
+    boxes = [role_tag_box(dot) for dot, _ in data.white_dots]
+    return any(x0 <= ax + (bx - ax) * i / steps <= x1 and y0 <= ay + (by - ay) * i / steps <= y1
+               for i in range(steps + 1) for x0, y0, x1, y1 in boxes)
+
+
+def _arrows(image: Image.Image, state: QuincalaState, events: list[Event], legs: Sequence[LegArrow]) -> None:
+    """Legs as solid arrows (``legs``: those drawn under the towers); travels as dashed arrows to the white dot
+    they stopped on, or out of the frame towards the tray they went to."""
     a: Point
     b: Point
-    for e in events:
-        if e.kind == "leg" and e.frm in _DOTS and e.to in _DOTS:
-            a, b = dot_centre(e.frm), dot_centre(e.to)
-            ux, uy, _ = _unit(a, b)
-            _leg_arrow(image, a, b, _clearance(state, e.frm, ux, uy), _clearance(state, e.to, ux, uy))
+    for leg in legs:
+        _leg_arrow(image, leg)
     for e in events:
         if e.kind in ("knock", "release") and e.frm in _DOTS:
             a = dot_centre(e.frm)
@@ -796,12 +886,12 @@ def _baseline(mid: float, size: int) -> float:
 
 
 def _named_line(name: str, rest: Sequence[Run], size: int, max_width: float, before: str = "", *,
-                bold: bool = True) -> list[Run]:
+                bold: bool = True, least: float = 40.0) -> list[Run]:
     """A person's name after ``before`` and followed by ``rest`` (a status that is never shortened): only the name
-    gives way."""
+    gives way, to no less than ``least`` pixels."""
     head: list[Run] = [(before, bold, False)] if before else []
     room = max_width - _runs_width([*head, *rest], size)
-    return [*head, (_fit_name(name, size, max(room, 40.0), bold), bold, True), *rest]
+    return [*head, (_fit_name(name, size, max(room, least), bold), bold, True), *rest]
 
 
 def end_sentence(state: QuincalaState, names: Sequence[str] | None, size: int = TEXT_SIZE,
@@ -862,10 +952,15 @@ def _header(image: Image.Image, state: QuincalaState, names: list[str], viewer: 
                _fit_text(note, TEXT_SIZE, room, False), TEXT_SIZE, fill=MUTED, align="m")
 
 
+LAST_TURN_SIZES = (TEXT_SIZE, 22, 20, 18)    # a turn too long for the line is drawn smaller, never cut
+MIN_NAME = 90.0                # the mover's name keeps this much room before the line is drawn smaller
+
+
 def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], names: Sequence[str] = (),
                     mover: int | None = None, mid: int = NOTE_Y) -> None:
     """The last turn and who played it (seat ``mover`` of ``names``, when known) in the §7 notation, then what
-    travelled (in the travel colour); the travels give way first when the line is full, then the name."""
+    travelled (in the travel colour); the travels give way first when the line is full, then the name, then
+    the size of the line (``LAST_TURN_SIZES``): the turn itself, every leg of it, is never cut."""
     if not moves:
         return
     room = WIDTH - 32
@@ -880,21 +975,28 @@ def _last_turn_line(image: Image.Image, events: list[Event], moves: list[str], n
         elif e.kind == "release":
             words.append(tr(RELEASED).format(piece=e.piece, to=to))
         elif e.kind == "win":
-            words.append(tr(COMPLETES).format(piece=e.piece, dot=e.frm))
+            words.append(tr(COMPLETES).format(piece=tr(e.piece), dot=e.frm))    # the piece: a seat
     turn = turn_notation(moves)
-    if mover is not None and mover < len(names):
-        before, after = split(LAST_TURN_BY)
-        head = _named_line(names[mover], [(after.format(turn=turn), True, False)], TEXT_SIZE, room, before)
-    else:
-        head = [(_fit_text(tr(LAST_TURN).format(turn=turn), TEXT_SIZE, room, True), True, False)]
-    head_w = _runs_width(head, TEXT_SIZE)
-    rest = _fit_text(" · " + " · ".join(words), TEXT_SIZE, room - head_w, False) if words else ""
+    size, head = TEXT_SIZE, []
+    for size in LAST_TURN_SIZES:                 # the whole turn: a smaller size rather than a cut
+        if mover is not None and mover < len(names):
+            before, after = split(LAST_TURN_BY)
+            head = _named_line(names[mover], [(after.format(turn=turn), True, False)], size, room, before,
+                               least=MIN_NAME if size != LAST_TURN_SIZES[-1] else 24.0)
+        else:
+            head = [(tr(LAST_TURN).format(turn=turn), True, False)]
+        if _runs_width(head, size) <= room:
+            break
+    else:                                        # longer than any turn of the seeded games: cut, inside the image
+        head = [(_fit_text(tr(LAST_TURN).format(turn=turn), size, room, True), True, False)]
+    head_w = _runs_width(head, size)
+    rest = _fit_text(" · " + " · ".join(words), size, room - head_w, False) if words else ""
     if rest in ("", "…", " ·…"):
         rest = ""
-    x = (WIDTH - head_w - _length(rest, TEXT_SIZE)) / 2
-    y = _baseline(mid, TEXT_SIZE)
-    x = _draw_runs(image, x, y, head, TEXT_SIZE)
-    _label(image, x, y, rest, TEXT_SIZE, fill=TRAVEL_INK)
+    x = (WIDTH - head_w - _length(rest, size)) / 2
+    y = _baseline(mid, size)
+    x = _draw_runs(image, x, y, head, size)
+    _label(image, x, y, rest, size, fill=TRAVEL_INK)
 
 
 def _trays(image: Image.Image, state: QuincalaState, names: list[str], viewer: int, over: bool,
@@ -1069,4 +1171,4 @@ def mark_centre(state: State, cell: str) -> tuple[int, int] | None:
     return x, y - MARK_RISE
 
 
-MARK_RISE = 31                 # a mark's centre above its dot: the top of the dot's area (STEP_Y / 2 - 18)
+MARK_RISE = STEP_Y // 2 - 16   # a mark's centre above its dot: the top of the dot's area

@@ -94,10 +94,11 @@ def test_at_the_end_the_completed_tower_is_ringed_and_the_winners_dots_stay_tint
     assert close(im.getpixel(rq.dot_centre("f6")), rq.WIN_TINT)
     assert close(im.getpixel(rq.dot_centre("e6")), rq.WHITE_DOT)
     ex, ey = rq.dot_centre("e5")
-    assert close(im.getpixel((ex, ey + 36)), rq.WHITE_DOT)         # beside e5's two-piece tower
+    below = (rq.tower_height(2) // 2 + rq.STEP_Y // 2 - 6) // 2       # under e5's two-piece tower, in its diamond
+    assert close(im.getpixel((ex, ey + below)), rq.WHITE_DOT)
     # a thick gold ring in a dark casing around f5, beside the tower's narrow upper bars
     x0, y0, x1, y1 = rq.ring_box("f5")
-    cy = rq.dot_centre("f5")[1] - 40
+    cy = rq.dot_centre("f5")[1] - rq.STEP_Y // 4
     for x in (x0 + 6, x1 - 6):
         assert close(im.getpixel((round(x), cy)), rq.WINNER, 40), x
     for x in (x0 + 1.5, x0 + 10, x1 - 10):
@@ -111,7 +112,7 @@ def test_black_winning_on_whites_home_rings_e5():
     prev, moves, done = black_wins()
     im = image(board_png(done, last_turn=moves, names=["Ann", "Bob"], previous=prev))
     x0, _, _, _ = rq.ring_box("e5")
-    assert close(im.getpixel((round(x0 + 6), rq.dot_centre("e5")[1] - 40)), rq.WINNER, 40)
+    assert close(im.getpixel((round(x0 + 6), rq.dot_centre("e5")[1] - rq.STEP_Y // 4)), rq.WINNER, 40)
     assert close(im.getpixel(rq.dot_centre("e6")), rq.WIN_TINT)       # Black's other winning dot
 
 
@@ -141,7 +142,8 @@ def test_a_tower_of_five_fits_its_dots_area():
             x0, y0, x1, y1 = rq.bar_box(dot, i, 5, size)
             assert cx - rq.STEP_X / 2 < x0 and x1 < cx + rq.STEP_X / 2, (dot, size)
             assert cy - rq.STEP_Y / 2 < y0 and y1 < cy + rq.STEP_Y / 2, (dot, size)
-        assert rq.BAR_H >= 20 and rq.NUMERAL_SIZE >= 22          # and the numerals stay readable
+        assert rq.BAR_H >= 24 and rq.numeral_size(4) >= 22      # and the numerals stay readable (a tower of five,
+        assert rq.numeral_size(5) >= 17                           # always 1-2-3-4-5, stacks closer)
     board = rq.BOARD_FILL
     # between c3 (below) and c4 (above): rows of plain board across the towers' width
     cx, c3y = rq.dot_centre("c3")
@@ -191,6 +193,6 @@ def test_the_dot_where_a_move_goes_on_is_ringed():
     assert mid.leg_dot == "c5"
     im = image(board_png(mid, last_turn=["c3-c5"], previous=state))
     x0, _, x1, _ = rq.ring_box("c5")
-    cy = rq.dot_centre("c5")[1] - 40
+    cy = rq.dot_centre("c5")[1] - rq.STEP_Y // 4
     assert close(im.getpixel((round(x0 + 6), cy)), rq.LEG_INK, 40)
     assert luminance(im.getpixel((round(x0 + 10), cy))) < 0.05
