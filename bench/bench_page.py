@@ -29,6 +29,7 @@ from bot.i18n import board_texts  # noqa: E402
 from bot.model import Person  # noqa: E402
 from bot.services import Services  # noqa: E402
 from bot.services.pages import Pages  # noqa: E402
+from bot.services.settings import SettingsRequest  # noqa: E402
 from bot.store import Database  # noqa: E402
 from bot.web.server import WebServer  # noqa: E402
 from render.pool import RenderPool  # noqa: E402
@@ -111,7 +112,7 @@ async def main() -> None:
         db = await Database.open(Path(tmp) / "bench.sqlite3")
         try:
             services = Services(db)
-            await services.settings_service.change_pages(GUILD, mode="link", admin=True)
+            await services.settings_service.change(GUILD, 0, SettingsRequest(pages="link"), admin=True)
             for turns in args.turns:
                 match_id, played = await play(services, args.game, turns)
                 await renders.board((await services.queries.get(match_id)).position)    # a warm worker

@@ -94,7 +94,21 @@ def board_view(match: Match, page_url: str | None = None) -> ui.View:
         view.add_item(RematchButton(match.id))
     view.add_item(TextBoardButton(match.id))
     if page_url is not None:
-        view.add_item(ui.Button(label=_("Open in browser"), style=discord.ButtonStyle.link, url=page_url))
+        view.add_item(page_button(page_url))
+    return view
+
+
+def page_button(page_url: str) -> ui.Button:
+    """"Open in browser": a link button to the match's page."""
+    return ui.Button(label=_("Open in browser"), style=discord.ButtonStyle.link, url=page_url)
+
+
+def page_view(page_url: str | None) -> ui.View | None:
+    """The private board's one button: "Open in browser" when the match has a page; None (no buttons) without."""
+    if page_url is None:
+        return None
+    view = ui.View(timeout=None)
+    view.add_item(page_button(page_url))
     return view
 
 

@@ -121,8 +121,9 @@ class GameBot(discord.Client):
 
     async def page_url(self, match: Match) -> str | None:
         """The link to a match's page when this bot serves pages (PUBLIC_URL and WEB_PORT) and the match's server
-        allows them; None otherwise. Only reads."""
-        if not self.config.web_enabled or not self.config.public_url:
+        allows them; None otherwise. Only reads, and nothing when the match was read with its server's pages off
+        (``MatchRow.server_pages``)."""
+        if not self.config.web_enabled or not self.config.public_url or match.row.server_pages == "off":
             return None
         return await self.services.pages.url(self.config.public_url, match.id, match.row.guild_id)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from bot import history
@@ -75,7 +76,9 @@ class Queries:
             game = GAMES[row.game]
             moves = await (self.ctx.matches.moves(row.id) if game.history_in_state
                            else self.ctx.matches.moves_from(row.id, row.turn_start_ply))
-            cached = self.ctx.positions.build(row, moves)
+            build = self.ctx.positions.build
+            # a replay of the whole log (history in the state) takes milliseconds per turn: off the event loop
+            cached = await asyncio.to_thread(build, row, moves) if game.history_in_state else build(row, moves)
             self.ctx.positions.put(row.id, cached)
         match.state, match.previous, match.last_turn = cached.state, cached.previous, list(cached.last_turn)
 
@@ -164,11 +167,13 @@ class Queries:
 
     async def turns(self, match_id: int, *, guild_id: int) -> tuple[Match, list[history.Frame]]:
         """A started match of this server and every turn of it, for a replay: (the position after the turn, the
-        one before it, the turn's moves), the starting position first. One read of the log, one replay."""
+        one before it, the turn's moves), the starting position first. One read of the log, one replay, in a
+        thread (a long match's takes tens of milliseconds: never on the event loop)."""
         match = await self.in_server(match_id, guild_id, position=False)
         if match.row.position is None:
             raise NotFound(T("Match #{id} never started, so there is nothing to replay.", id=match_id))
-        return match, history.turns(match.row, await self.ctx.matches.moves(match_id))
+        moves = await self.ctx.matches.moves(match_id)
+        return match, await asyncio.to_thread(history.turns, match.row, moves)
 
     async def log_reproduces_position(self, match_id: int) -> bool:
         """Whether replaying the whole move log reproduces every stored position (for a rebuild or a check)."""

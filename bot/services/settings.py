@@ -142,14 +142,6 @@ class Settings:
             self.digests.announce(digest)
         return away.status if away else None
 
-
-    async def change_pages(self, guild_id: int, *, mode: object = None, display_names: object = None,
-                           rotate: bool = False, admin: bool) -> None:
-        """Match pages on the web alone (``change`` with only them): off, link or listed; display names on them or
-        seat names; ``rotate``: a new secret, which revokes every link given so far."""
-        await self.change(guild_id, 0, SettingsRequest(pages=mode, page_names=display_names,
-                                                       new_page_links=True if rotate else None), admin=admin)
-
     async def _write_pages(self, tx: Tx, guild_id: int, request: SettingsRequest) -> None:
         """Turning pages on the first time, or asking for new links, makes a new secret."""
         pages = PageStore(self.ctx.db)

@@ -23,6 +23,9 @@ ARCHIVES_CACHED = 32     # archived logs kept decoded and replayed (a replay GIF
 LOG_COLUMNS = "ply, turn, seat, move, position, played_at, undone_by, undone_at_ply, NULL, NULL"
 
 PARTICIPANT_COLUMNS = "user_id, name, invited_order, team, accepted, seat, preset_seat, ai_level, joined"
+# a match row with its server's match pages setting (MatchRow.server_pages): one primary-key join, read with it
+WITH_SERVER_PAGES = ("SELECT m.*, COALESCE(g.pages, 'off') AS server_pages FROM matches m"
+                     " LEFT JOIN guild_settings g ON g.guild_id = m.guild_id")
 
 
 @dataclass(frozen=True)
@@ -296,7 +299,7 @@ class MatchStore:
         """A match row and its participants: one read."""
         self.match_reads += 1
         async with self.db.reading() as r:
-            row = await r.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+            row = await r.fetchone(f"{WITH_SERVER_PAGES} WHERE m.id = ?", (match_id,))
             if row is None:
                 return None
             people = await r.fetchall(f"SELECT {PARTICIPANT_COLUMNS} FROM participants WHERE match_id = ?"
@@ -311,7 +314,7 @@ class MatchStore:
         self.match_reads += 1
         marks = ",".join("?" * len(ids))
         async with self.db.reading() as r:
-            rows = await r.fetchall(f"SELECT * FROM matches WHERE id IN ({marks})", ids)
+            rows = await r.fetchall(f"{WITH_SERVER_PAGES} WHERE m.id IN ({marks})", ids)
             people = await r.fetchall(f"SELECT match_id, {PARTICIPANT_COLUMNS} FROM participants"
                                       f" WHERE match_id IN ({marks}) ORDER BY invited_order", ids)
             proposals = await self._open_proposals(r, ids)

@@ -49,6 +49,10 @@ class MatchRow:
     takeback_ply: int | None = None       # an open takeback request, made at this ply
     takeback_accepted: tuple[int, ...] = ()   # who agrees to it so far (the requester first)
     open_seats: int = 0                   # an open challenge: seats anyone in the server may still take
+    # the match's server's match pages setting (guild_settings.pages, 'off' without a row), read with the match by
+    # ``MatchStore.load``/``load_many`` (one join): a board post in a server with pages off needs no further read.
+    # None where the read did not join it (then whoever needs it reads the page settings)
+    server_pages: str | None = None
 
     @property
     def rated(self) -> bool:

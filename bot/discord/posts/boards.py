@@ -16,7 +16,7 @@ from typing import Any, Literal
 import discord
 
 from bot import wording
-from bot.discord.cards import BOARD_FILE, board_embed, board_view, jump_url, mention, timestamp
+from bot.discord.cards import BOARD_FILE, board_embed, board_view, jump_url, mention, page_view, timestamp
 from bot.discord.posts.common import Part, concerned, nonce, send_fitting
 from bot.i18n import N_, T, _, current, speaking
 from bot.model import Match, NotFound
@@ -134,12 +134,14 @@ class Boards(Part):
 
     # ---- posts that change nothing ----------------------------------------------------------------------------
     async def show_board(self, interaction: discord.Interaction, match: Match) -> None:
-        """A match's current board shown privately to someone who does not play in it (nobody is pinged)."""
+        """A match's current board shown privately to someone who does not play in it (nobody is pinged), with
+        "Open in browser" where the match has a page."""
         file = await self.render(match, match.state, match.previous, match.last_turn)
         who = match.to_move_user
         text = wording.result_text(match) if match.is_over else _("**{player}** is to move.").format(
             player=who.name if who else "?")
-        await interaction.edit_original_response(embed=board_embed(match, text), attachments=[file])
+        await interaction.edit_original_response(embed=board_embed(match, text), attachments=[file],
+                                                 view=page_view(await self.bot.page_url(match)))
 
     async def repost_board(self, interaction: discord.Interaction, match: Match) -> None:
         """Post the current board again as a new message (pinging whoever is to move) and link it privately."""
@@ -151,7 +153,7 @@ class Boards(Part):
             message = await channel.send(
                 content=" ".join(f"<@{u}>" for u in pinged) or None,
                 embed=board_embed(match, wording.to_move_text(match, mention) + await self.away_note(match)),
-                file=file, view=board_view(match),
+                file=file, view=board_view(match, await self.bot.page_url(match)),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
         await self.bot.dispatcher.remember(match.id, Remember(board_message_id=message.id))
         link = jump_url(match.row.guild_id, message.channel.id, message.id)

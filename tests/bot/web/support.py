@@ -14,6 +14,7 @@ from bot.i18n import board_texts
 from bot.model import Match
 from bot.services import Services
 from bot.services.pages import Pages
+from bot.services.settings import SettingsRequest
 from bot.web.server import RateLimit, WebServer
 from render.pool import RenderPool
 from tests.bot.health_support import _REAL_CONNECT, allow_loopback
@@ -63,7 +64,7 @@ async def finished(services: Services, turns: int, guild: int = GUILD) -> Match:
 
 
 async def pages_on(services: Services, guild: int = GUILD, mode: str = "link", names: int | None = None) -> None:
-    await services.settings_service.change_pages(guild, mode=mode, display_names=names, admin=True)
+    await services.settings_service.change(guild, 0, SettingsRequest(pages=mode, page_names=names), admin=True)
 
 
 async def link(services: Services, match: Match) -> str:

@@ -11,6 +11,7 @@ from aiohttp.test_utils import make_mocked_request
 from bot.config import ConfigError, load_config
 from bot.model import BadInput, NotAllowed
 from bot.services.pages import LINK_LIFETIME, Pages, new_secret, sign, unpack
+from bot.services.settings import SettingsRequest
 from bot.web.server import NOT_FOUND_BODY, RateLimit, client_address, reader_language
 from tests.bot.web.support import PUBLIC_URL, allow_local, fetch, finished, link, pages_on, serve, started
 from tests.conftest import ANN, BOB, BOTH_BACKENDS, GUILD
@@ -54,7 +55,7 @@ async def test_a_link_opens_its_page_until_the_server_turns_pages_off(services, 
     assert status == 200 and headers["content-type"].startswith("text/html")
     assert headers["referrer-policy"] == "no-referrer"          # the link never leaves as a Referer
     assert f"#{match.id}" in body.decode()
-    await services.settings_service.change_pages(GUILD, mode="off", admin=True)
+    await services.settings_service.change(GUILD, 0, SettingsRequest(pages="off"), admin=True)
     await assert_hidden(site.port, token)
 
 
@@ -85,7 +86,7 @@ async def test_rotating_the_secret_revokes_every_link(services, site):
     match = await finished(services, 4)
     await pages_on(services)
     old = await link(services, match)
-    await services.settings_service.change_pages(GUILD, rotate=True, admin=True)
+    await services.settings_service.change(GUILD, 0, SettingsRequest(new_page_links=True), admin=True)
     await assert_hidden(site.port, old)
     assert (await fetch(site.port, f"/m/{await link(services, match)}"))[0] == 200
 
@@ -212,10 +213,11 @@ def test_rate_limit_opens_a_new_window():
 
 async def test_only_admins_change_pages_and_bad_values_change_nothing(services):
     with pytest.raises(NotAllowed):
-        await services.settings_service.change_pages(GUILD, mode="link", admin=False)
-    for bad in ({"mode": "public"}, {"mode": 1}, {"display_names": 2}, {"display_names": "yes"}):
+        await services.settings_service.change(GUILD, 0, SettingsRequest(pages="link"), admin=False)
+    for bad in ({"pages": "public"}, {"pages": 1}, {"page_names": 2}, {"page_names": "yes"},
+                {"new_page_links": "yes"}):
         with pytest.raises(BadInput):
-            await services.settings_service.change_pages(GUILD, admin=True, **bad)
+            await services.settings_service.change(GUILD, 0, SettingsRequest(**bad), admin=True)
     settings = await Pages(services.ctx, services.queries).store.settings(GUILD)
     assert (settings.mode, settings.display_names, settings.secret) == ("off", False, None)
 

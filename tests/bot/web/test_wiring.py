@@ -10,10 +10,12 @@ import discord
 import pytest
 
 from bot.services.pages import PAGE_PATH
+from bot.services.settings import SettingsRequest
+from bot.store.pages import PageStore
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import make_bot, said
-from tests.bot.web.support import PUBLIC_URL, allow_local, fetch, finished, pages_on, serve
-from tests.conftest import BOTH_BACKENDS, GUILD
+from tests.bot.web.support import PUBLIC_URL, allow_local, fetch, finished, pages_on, played, serve, started
+from tests.conftest import ANN, BOTH_BACKENDS, GUILD
 
 BACKENDS = BOTH_BACKENDS     # the settings on SQLite and on a real PostgreSQL server
 ADMIN = discord.Permissions(manage_guild=True)
@@ -130,3 +132,70 @@ async def test_match_record_gives_the_page_link_beside_the_file_when_pages_are_a
     assert out[-1].files
     url = next(w for w in said(out).split() if w.startswith(PUBLIC_URL))
     assert await services.pages.open(token_of(url)) is not None
+
+
+def private_boards(out) -> list:
+    """The boards a spectator's /board showed privately (never posted in the channel)."""
+    return [s for s in out if s.files and s.ephemeral and s.kind == "edit_original"]
+
+
+async def test_a_spectators_private_board_opens_in_the_browser_only_while_the_server_allows_pages(web_fake):
+    services = web_fake.client.services
+    cy = web_fake.user(13, "Cy")
+    match = await played(services, await started(services), 3)
+    await pages_on(services)
+    [shown] = private_boards(await web_fake.slash(cy, "tintas board", match=f"#{match.id}"))
+    [button] = link_buttons(shown)
+    assert button["label"] == OPEN
+    page = await services.pages.open(token_of(button["url"]))
+    assert page is not None and page.match.id == match.id
+    await services.settings_service.change(GUILD, 0, SettingsRequest(pages="off"), admin=True)
+    [shown] = private_boards(await web_fake.slash(cy, "tintas board", match=f"#{match.id}"))
+    assert shown.components == []
+
+
+async def test_a_players_board_posted_again_opens_in_the_browser_only_while_the_server_allows_pages(web_fake):
+    services = web_fake.client.services
+    ann = web_fake.user(ANN.user_id, ANN.name)
+    match = await played(services, await started(services), 3)
+
+    async def reposted():
+        out = await web_fake.slash(ann, "tintas board", match=f"#{match.id}")
+        return [s for s in out if s.kind == "channel_message" and s.files][-1]
+    assert link_buttons(await reposted()) == []
+    await pages_on(services)
+    [button] = link_buttons(await reposted())
+    assert (await services.pages.open(token_of(button["url"]))).match.id == match.id
+
+
+async def test_no_private_button_when_the_bot_serves_no_pages(db, clock):
+    async with configured(db, clock, web_port=None) as fake:     # PUBLIC_URL alone: nothing listens
+        services = fake.client.services
+        await pages_on(services)
+        match = await played(services, await started(services), 3)
+        [shown] = private_boards(await fake.slash(fake.user(13, "Cy"), "tintas board", match=f"#{match.id}"))
+        assert shown.components == []
+
+
+async def test_a_board_post_in_a_server_with_pages_off_reads_no_page_settings(web_fake, monkeypatch):
+    """The server's pages setting comes with the match the post reads anyway (MatchRow.server_pages): with pages
+    off, no read of the page settings; with them on, the link as before."""
+    services = web_fake.client.services
+    reads = []
+    settings = PageStore.settings
+
+    async def counted(store, guild_id):
+        reads.append(guild_id)
+        return await settings(store, guild_id)
+    monkeypatch.setattr(PageStore, "settings", counted)
+    match = await finished(services, 4)
+    assert (await services.queries.get(match.id)).row.server_pages == "off"     # no guild_settings row at all
+    await services.settings_service.change(GUILD, 0, SettingsRequest(threads=0), admin=True)
+    assert (await services.queries.get(match.id)).row.server_pages == "off"     # a row, pages off
+    reads.clear()
+    assert link_buttons(await board_post(web_fake, match.id)) == [] and reads == []
+    other = await finished(services, 4)
+    await pages_on(services)
+    assert (await services.queries.get(other.id)).row.server_pages == "link"
+    [button] = link_buttons(await board_post(web_fake, other.id))
+    assert reads and (await services.pages.open(token_of(button["url"]))).match.id == other.id
