@@ -67,7 +67,7 @@ def test_marbles_show_their_colours_in_every_view(code):
             assert not any(close(px, f, 30) for f in R.FILL.values()), (cell, px)
     for face in R.FACE_NAMES:
         for slot, cell in enumerate(s.face_cells(face)):
-            x, y = R.face_centre(face, slot)
+            x, y = R.face_centre(face, slot, s.players)
             px = img.getpixel((round(x - R.FACE_D * 0.33), round(y)))     # left of the letter
             colour = s.colour_at(cell)
             assert close(px, R.FILL[colour]) if colour else not close(px, R.FILL["B"], 60), (face, cell)
@@ -115,7 +115,7 @@ def test_last_turn_highlights_the_slide_tumble_and_placement():
     assert not close(plain.getpixel(badge), R.TUMBLE_FILL, 60)
     # without ``previous`` the tumble is read off the locked set: same board (only the panel's words differ)
     # (compared before PNG encoding, whose palette depends on the whole picture)
-    box = (0, 0, R.WIDTH, round(R.ROW_C) - 4)
+    box = (0, 0, R.WIDTH, round(R.panel_top(t.players)) - 4)
     guessed = R.draw(t, ["1b1-1c2 2a1"], None, None).crop(box)
     assert guessed.tobytes() == R.draw(t, ["1b1-1c2 2a1"], None, s).crop(box).tobytes()
     # other cells are unchanged by the highlighting
