@@ -3,8 +3,10 @@
 Layout, top to bottom (the height depends only on the player count, so every frame of a game has one size):
 
 1. the three levels exploded side by side, every cell named: what players read to type moves. Marbles carry
-   their cell name and colour letter, locked marbles a "+" badge; the last turn shows as a cased slide arrow,
-   "↓" badges on the tumbled marbles and a thick gold ring cased in ink round the placed one. The levels end
+   their cell name and colour letter, locked marbles a "+" badge; the last turn shows as a cased slide arrow
+   routed between the texts and badges of its two cells (the badges of a cell the arrow leaves or enters on
+   its right move to its left), "↓" badges on the tumbled marbles and a thick gold ring cased in ink round
+   the placed one. The levels end
    on one line, which leaves room above levels 2 and 3 for the status (whose turn and the turn number; at
    the end who won);
 2. left: the pyramid seen from above (the physical view; letters only on the marbles nothing rests on: the
@@ -246,16 +248,27 @@ LOCK_AT = (0.72, -1.0)       # the lock badge's centre from its marble's, in rad
 TUMBLE_AT = (0.86, 0.72)     # the tumble badge's: right of the colour letter
 
 
-def lock_badge_centre(cell: str) -> tuple[float, float]:
-    """Where the '+' of a locked marble of the exploded levels goes: on its rim, clear of the cell's name."""
+def lock_badge_centre(cell: str, mirrored: bool = False) -> tuple[float, float]:
+    """Where the '+' of a locked marble of the exploded levels goes: on its rim, clear of the cell's name (on
+    its left, ``mirrored``, where the slide arrow passes on its right: ``mirrored_badges``)."""
     x, y = cell_centre(cell)
-    return x + LOCK_AT[0] * RADIUS, y + LOCK_AT[1] * RADIUS
+    return x + (-1 if mirrored else 1) * LOCK_AT[0] * RADIUS, y + LOCK_AT[1] * RADIUS
 
 
-def tumble_badge_centre(cell: str) -> tuple[float, float]:
-    """Where the '↓' of a marble that tumbled goes: on its rim, clear of its colour letter."""
+def tumble_badge_centre(cell: str, mirrored: bool = False) -> tuple[float, float]:
+    """Where the '↓' of a marble that tumbled goes: on its rim, clear of its colour letter (on its left,
+    ``mirrored``)."""
     x, y = cell_centre(cell)
-    return x + TUMBLE_AT[0] * RADIUS, y + TUMBLE_AT[1] * RADIUS
+    return x + (-1 if mirrored else 1) * TUMBLE_AT[0] * RADIUS, y + TUMBLE_AT[1] * RADIUS
+
+
+def mirrored_badges(slide: tuple[str, str] | None) -> tuple[str, ...]:
+    """The cells of a slide whose badges move to their left, out of the slide arrow's way: the source when the
+    arrow leaves it rightwards, the target when it arrives from the right (the badges sit on the right)."""
+    if slide is None:
+        return ()
+    dx = cell_centre(slide[1])[0] - cell_centre(slide[0])[0]
+    return (slide[0],) if dx > 0 else (slide[1],) if dx < 0 else ()
 
 
 def face_block(players: int) -> float:
@@ -741,18 +754,178 @@ def _tumble_badge(r: float) -> Image.Image:
     return _sized(draw_at, round(2 * r + 6))
 
 
-@lru_cache(maxsize=16)
-def _slide_arrow(dx: float, dy: float) -> Image.Image:
-    """The slide arrow from one exploded cell to another ``(dx, dy)`` pixels away, centred on its middle: a
-    dark blue core in a white casing, so it reads on white, black and red marbles and in grey-scale."""
-    pad = 24
+def slide_arrow(source: str, target: str, source_kind: str) -> tuple[Image.Image, tuple[float, float]]:
+    """The slide arrow of a slide ``source`` → ``target`` and the centre it is pasted at (``draw`` and the tests
+    place it with this). ``source_kind`` is what the source holds after the turn: "hole", "placed" (the turn's
+    marble placed there) or "tumbled" (a marble tumbled into it): its texts and badges differ."""
+    (xa, ya), (xb, yb) = cell_centre(source), cell_centre(target)
+    return _slide_arrow(xb - xa, yb - ya, source_kind), ((xa + xb) / 2, (ya + yb) / 2)
+
+
+def source_kind(source: str, colour: str | None, placed: str | None) -> str:
+    """What the source of a slide holds after the turn: "hole", "placed" or "tumbled" (``slide_arrow``)."""
+    return "hole" if colour is None else "placed" if source == placed else "tumbled"
+
+
+def slide_arrow_ends(source: str, target: str, source_kind: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The slide arrow's tail and tip as drawn (``slide_arrow``), in the image."""
+    (xa, ya), (xb, yb) = cell_centre(source), cell_centre(target)
+    offset, start, tip = _slide_path(xb - xa, yb - ya, source_kind)
+    length = math.hypot(xb - xa, yb - ya)
+    ux, uy = (xb - xa) / length, (yb - ya) / length
+    x0, y0 = xa + uy * offset, ya - ux * offset
+    return (x0 + ux * start, y0 + uy * start), (x0 + ux * tip, y0 + uy * tip)
+
+
+Box = tuple[float, float, float, float]
+
+
+def cell_text_boxes(kind: str) -> tuple[Box, ...]:
+    """The boxes (x0, y0, x1, y1), from a cell's centre, of the texts an exploded cell of ``kind`` carries (a
+    marble: its name above the centre and its colour letter, a capital, under it; a hole: its name
+    on the centre), haloes included, as wide as the widest cell name."""
+    name, letter = _text_extent("1a1"), _text_extent("W")
+    if kind not in FILL:
+        return ((name[0], name[1], name[2], name[3]),)
+    return ((name[0], NAME_DY + name[1], name[2], NAME_DY + name[3]),
+            (letter[0], LETTER_DY + letter[1], letter[2], LETTER_DY + letter[3]))
+
+
+@lru_cache(maxsize=4)
+def _text_extent(sample: str) -> Box:
+    """The ink box of cell names (``sample`` "1a1": the widest over every name) or of colour letters ("W", the
+    widest capital), bold TEXT px with a 2 px halo, anchored in the middle."""
+    bold = font(TEXT, True)
+    texts = NAMES if sample in NAMES else (sample,)
+    boxes = [bold.getbbox(t, anchor="mm", stroke_width=2) for t in texts]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _badge_box(centre: tuple[float, float], r: float) -> Box:
+    return (centre[0] - r - 2, centre[1] - r - 2, centre[0] + r + 2, centre[1] + r + 2)
+
+
+SLIDE_WIDTH = 5             # the slide arrow's core...
+SLIDE_CASING = 2            # ...its white casing either side...
+SLIDE_HEAD = 14             # ...and its head's length
+SLIDE_CLEAR = 2             # pixels kept between the arrow and the texts and badges of its two cells
+SLIDE_OFFSETS = (0, -6, 6, -12, 12, -18, 18, -24, 24, -30, 30)   # tried beside the line between the centres
+SLIDE_STEP = 2              # the search's step along the line (px)
+
+
+def slide_obstacles(dx: float, dy: float, source_kind: str) -> tuple[Box, ...]:
+    """What the slide arrow must keep clear of, from the source's centre: both cells' texts, round both cells
+    every other cell's texts, whatever it holds, the target's lock badge (a slid marble is locked) and on a
+    marble placed or tumbled into the source its lock badge and its tumble badge (``mirrored_badges``)."""
+    source = cell_text_boxes("hole" if source_kind == "hole" else "W")
+    target = tuple(_moved(box, dx, dy) for box in cell_text_boxes("W"))
+    side = (-1 if dx > 0 else 1, -1 if dx < 0 else 1)         # the badges' sides (``mirrored_badges``)
+    lock = [_badge_box((s * LOCK_AT[0] * RADIUS, LOCK_AT[1] * RADIUS), 13) for s in side]
+    tumble = _badge_box((side[0] * TUMBLE_AT[0] * RADIUS, TUMBLE_AT[1] * RADIUS), 14.5)
+    marks = [_moved(lock[1], dx, dy)]
+    if source_kind != "hole":
+        marks.append(lock[0])
+    if source_kind == "tumbled":
+        marks.append(tumble)
+    others = [(i * PITCH, j * PITCH) for i in range(-2, 3) for j in range(-2, 3)]
+    others = [(x, y) for x, y in others if (x, y) != (0, 0) and (x, y) != (dx, dy)
+              and max(abs(x), abs(y), abs(x - dx), abs(y - dy)) <= PITCH]          # both cells' neighbours
+    around = [_moved(box, x, y) for x, y in others for box in (*cell_text_boxes("W"), *cell_text_boxes("hole"))]
+    # (their badges may lie under the arrow: it is drawn under every badge)
+    return (*source, *target, *marks, *around)
+
+
+def _moved(box: Box, dx: float, dy: float) -> Box:
+    return box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy
+
+
+@lru_cache(maxsize=64)
+def _slide_path(dx: float, dy: float, source_kind: str) -> tuple[float, float, float]:
+    """(offset, start, tip) of the slide arrow, along the line from the source's centre towards the target's,
+    shifted ``offset`` px to its left: the longest arrow, between the two centres, whose every part (cased
+    shaft and head) stays SLIDE_CLEAR px from ``slide_obstacles``; the arrow nearest the line among equals.
+    Separating-axis tests of thin slices of the arrow against the obstacles' boxes, beside the line at each of
+    SLIDE_OFFSETS (every slide of a game finds one at least 34 px long: tests/render/test_spinca_board.py)."""
+    obstacles = slide_obstacles(dx, dy, source_kind)
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    c = SLIDE_CLEAR
+    extents = [(x0 - c, y0 - c, x1 + c, y1 + c) for x0, y0, x1, y1 in obstacles]
+    boxes = [[(x0, y0), (x1, y0), (x1, y1), (x0, y1)] for x0, y0, x1, y1 in extents]
+    narrow = SLIDE_WIDTH / 2 + SLIDE_CASING                        # the cased shaft's half-width
+    grow = SLIDE_CASING * 1.6                                      # ``common.arrow``'s casing past the head
+    wide = SLIDE_HEAD * 0.6 + grow                                 # the cased head's half-width
+    best = (0.0, 0.0, 0.0, 0.0)                                    # (length, offset, start, tip)
+    steps = range(0, math.floor(length) + 1, SLIDE_STEP)
+    for offset in SLIDE_OFFSETS:
+        ox, oy = uy * offset, -ux * offset
+
+        def clear(t: float, half: float, ox: float = ox, oy: float = oy) -> bool:
+            """Whether the slice of the arrow ``half`` px either side of the point ``t`` along it is clear."""
+            a, b = t - SLIDE_STEP / 2, t + SLIDE_STEP / 2
+            slab = [(ox + ux * a - uy * half, oy + uy * a + ux * half),
+                    (ox + ux * b - uy * half, oy + uy * b + ux * half),
+                    (ox + ux * b + uy * half, oy + uy * b - ux * half),
+                    (ox + ux * a + uy * half, oy + uy * a - ux * half)]
+            xs, ys = [x for x, _ in slab], [y for _, y in slab]
+            x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+            return all(_apart(slab, box) for box, (bx0, by0, bx1, by1) in zip(boxes, extents, strict=True)
+                       if x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1)
+        shaft = _blocked_before([not clear(t, narrow) for t in steps])
+        head = _blocked_before([not clear(t, wide) for t in steps])
+
+        def free(blocked: list[int], a: float, b: float) -> bool:
+            """No blocked slice centred in a..b (steps of SLIDE_STEP from 0)."""
+            i, j = max(0, math.ceil(a / SLIDE_STEP)), min(len(steps) - 1, math.floor(b / SLIDE_STEP))
+            return i > j or blocked[j + 1] == blocked[i]
+        for start in steps:
+            if start - narrow < 0:
+                continue
+            for tip in reversed(steps):
+                span = tip - start
+                if span < SLIDE_HEAD + 4 or span <= best[0]:
+                    break
+                base = tip - SLIDE_HEAD - SLIDE_CASING
+                if (tip + grow <= length and free(head, base - 1, tip + grow + 1)
+                        and free(shaft, start - narrow - 1, base)):
+                    best = (span, float(offset), float(start), float(tip))
+                    break
+    return best[1], best[2], best[3]
+
+
+def _blocked_before(blocked: list[bool]) -> list[int]:
+    """How many of ``blocked`` are true before each index (and in all, last): a range's count in one step."""
+    return [0, *itertools.accumulate(int(b) for b in blocked)]
+
+
+def _apart(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
+    """Whether two convex polygons do not overlap (a separating axis among their edges' normals)."""
+    for poly in (a, b):
+        for (px, py), (qx, qy) in zip(poly, [*poly[1:], poly[0]], strict=True):
+            nx, ny = qy - py, px - qx
+            pa = [nx * x + ny * y for x, y in a]
+            pb = [nx * x + ny * y for x, y in b]
+            if max(pa) <= min(pb) or max(pb) <= min(pa):
+                return True
+    return False
+
+
+@lru_cache(maxsize=64)
+def _slide_arrow(dx: float, dy: float, source_kind: str) -> Image.Image:
+    """The slide arrow from one exploded cell to another ``(dx, dy)`` pixels away, centred on their middle: a
+    dark blue core in a white casing, so it reads on white, black and red marbles and in grey-scale; routed
+    (``_slide_path``) so that it crosses neither cell's name or letter nor their badges."""
+    pad = 24 + max(SLIDE_OFFSETS)          # the head's half-width and casing, beside the line at any offset
     w, h = round(abs(dx)) + 2 * pad, round(abs(dy)) + 2 * pad
+    offset, start, tip = _slide_path(dx, dy, source_kind)
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
 
     def draw_at(d: Draw, s: float) -> None:
-        cx, cy = w / 2, h / 2
-        arrow(d, ((cx - dx / 2) * s, (cy - dy / 2) * s), ((cx + dx / 2) * s, (cy + dy / 2) * s), fill=SLIDE_INK,
-              width=round(7 * s), casing=WHITE, casing_width=round(3 * s), trim_start=RADIUS * 0.45 * s,
-              trim_end=(RADIUS - 8) * s)
+        x0, y0 = w / 2 - dx / 2 + uy * offset, h / 2 - dy / 2 - ux * offset
+        arrow(d, ((x0 + ux * start) * s, (y0 + uy * start) * s), ((x0 + ux * tip) * s, (y0 + uy * tip) * s),
+              fill=SLIDE_INK, width=round(SLIDE_WIDTH * s), head=SLIDE_HEAD * s, casing=WHITE,
+              casing_width=round(SLIDE_CASING * s))
     return sprite(draw_at, (w, h), scale=SPRITE_SCALE)
 
 
@@ -929,7 +1102,7 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     slide, drops, placed, _ = _last_turn(state, list(last_turn or ()), previous)
     colour_at = {cell: state.colour_at(cell) for cell in NAMES}
 
-    # exploded levels: cells, the placed ring, the slide arrow (under the names of its two cells), badges
+    # exploded levels: cells, the placed ring, the slide arrow (between its two cells' texts), badges
     kinds = {cell: colour_at[cell] or ("live" if cell in playable else "dead") for cell in NAMES}
     half = RADIUS + 2
     for cell in NAMES:
@@ -938,18 +1111,15 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     if placed is not None and colour_at[placed]:
         paste(image, _placed_ring(RADIUS), cell_centre(placed))
     if slide is not None:
-        (xa, ya), (xb, yb) = cell_centre(slide[0]), cell_centre(slide[1])
-        paste(image, _slide_arrow(xb - xa, yb - ya), ((xa + xb) / 2, (ya + yb) / 2))
-        for cell in slide:
-            paste(image, _cell_label(cell, kinds[cell], _letter(kinds[cell])), cell_centre(cell))
+        paste(image, *slide_arrow(*slide, source_kind(slide[0], colour_at[slide[0]], placed)))
+    mirrored = mirrored_badges(slide)
     for cell in NAMES:
         if not colour_at[cell]:
             continue
-        x, y = cell_centre(cell)
         if cell in drops:
-            paste(image, _tumble_badge(13), tumble_badge_centre(cell))
+            paste(image, _tumble_badge(13), tumble_badge_centre(cell, cell in mirrored))
         if cell in locked:
-            paste(image, _lock_badge(13), lock_badge_centre(cell))
+            paste(image, _lock_badge(13), lock_badge_centre(cell, cell in mirrored))
 
     # from above: the base (opaque tiles), then level by level, so the upper marbles cover the lower
     half = ABOVE_U // 2
@@ -1065,7 +1235,8 @@ def _warm() -> None:
     for dx in (-PITCH, 0, PITCH):
         for dy in (-PITCH, 0, PITCH):
             if dx or dy:
-                _slide_arrow(dx, dy)
+                for kind in ("hole", "placed", "tumbled"):
+                    _slide_arrow(dx, dy, kind)
     _placed_ring(RADIUS), _placed_ring(ABOVE_R, 3.5), _lock_badge(13), _lock_badge(9), _tumble_badge(13)
     for word in _WORDS:                                 # the panel's lines
         _word_tile(word, TEXT, False, INK, PANEL_FILL, False)

@@ -16,7 +16,7 @@ from PIL import Image
 from bot.i18n import board_texts
 from engines import GAMES
 from engines.base import outcome_text
-from engines.spinca import GROUPS
+from engines.spinca import GROUPS, parse_turn
 from render import board_png, texts
 from render import spinca as R
 from render.common import BACKGROUND, INK, MAX_PNG_BYTES, WINNER, font, luminance
@@ -279,10 +279,12 @@ def test_highlights_read_by_luminance_under_colour_blindness(vision):
     x, y = R.cell_centre("2a1")
     band, outer = px((x - R.RADIUS - 2.5, y)), px((x - R.RADIUS - 7, y))
     assert contrast(band, outer) >= 3 and contrast(outer, simulate(R.GRID_FILL, m)) >= 3
-    # the slide arrow: a dark core in a light casing
-    (xa, ya), (xb, yb) = R.cell_centre("1b1"), R.cell_centre("1c2")
-    mx, my = (xa + xb) / 2, (ya + yb) / 2
-    casing = max((px((mx + d, my + d)) for d in range(3, 8)), key=luminance)
+    # the slide arrow: a dark core in a light casing (across its shaft, just before the head)
+    (xa, ya), (xb, yb) = R.slide_arrow_ends("1b1", "1c2", "tumbled")
+    length = math.hypot(xb - xa, yb - ya)
+    mx, my = xb - (xb - xa) * (R.SLIDE_HEAD + 4) / length, yb - (yb - ya) * (R.SLIDE_HEAD + 4) / length
+    nx, ny = (yb - ya) / length, (xa - xb) / length
+    casing = max((px((mx + d * nx, my + d * ny)) for d in range(2, 7)), key=luminance)
     assert contrast(px((mx, my)), casing) >= 3
     # the lock: an ink "+" on a gold disc; the tumble: a white "↓" on a blue disc
     assert contrast(simulate(R.LOCK_FILL, m), simulate(R.INK, m)) >= 3
@@ -330,8 +332,9 @@ def test_the_lock_and_tumble_badges_leave_every_label_of_the_exploded_levels_cle
     and tumble badges, where the board puts them, leave the ink boxes of every cell name and colour letter clear."""
     layer = Image.new("RGBA", (R.WIDTH, 1200), (0, 0, 0, 0))
     for cell in R.NAMES:
-        R.paste(layer, R._lock_badge(13), R.lock_badge_centre(cell))
-        R.paste(layer, R._tumble_badge(13), R.tumble_badge_centre(cell))
+        for mirrored in (False, True):              # on the right, or on the left out of a slide arrow's way
+            R.paste(layer, R._lock_badge(13), R.lock_badge_centre(cell, mirrored))
+            R.paste(layer, R._tumble_badge(13), R.tumble_badge_centre(cell, mirrored))
     alpha = layer.getchannel("A").point(lambda a: 255 if a > 24 else 0)
     covered = [cell for cell in R.NAMES
                if alpha.crop(_ink_box(R.cell_centre(cell), cell, R.NAME_DY)).getbbox() is not None
@@ -396,3 +399,63 @@ def test_every_face_line_fits_whole_in_its_column(catalog, language):
             line = R.face_line(groups, groups[0] if groups else 0)
             assert "…" not in line and R.text_width(line, R.FACE_TEXT) <= R.FACE_TEXT_W, line
             assert (language == "en") == line.startswith(("no ", "one ", "groups ")), line    # translated
+
+
+# --- The slide arrow stays off every cell's texts -------------------------------------------------------------
+
+def _slides_of_random_games() -> dict[tuple[int, int, str], tuple]:
+    """The first slide of each direction and each thing its source holds after the turn (a hole, the turn's
+    placed marble, a tumbled marble) in seeded random games of 2, 3 and 4 players (slides preferred)."""
+    found: dict[tuple[int, int, str], tuple] = {}
+    for seed in range(60):
+        rng = random.Random(seed)
+        s = GAME.new(2 + seed % 3)
+        while not s.is_over:
+            moves = s.legal_moves()
+            move = rng.choice([m for m in moves if "-" in m] or moves)
+            prev, s = s, s.play(move)
+            if "-" in move:
+                src, dst, place = (R.NAMES[i] for i in parse_turn(move))
+                kind = "hole" if s.colour_at(src) is None else "placed" if place == src else "tumbled"
+                (xa, ya), (xb, yb) = R.cell_centre(src), R.cell_centre(dst)
+                found.setdefault((round(xb - xa), round(ya - yb), kind), (s, prev, move, src, dst))
+    return found
+
+
+SLIDES = _slides_of_random_games()
+
+
+def test_random_games_slide_every_way():
+    assert len(SLIDES) == 8 * 3        # 8 directions, 3 kinds of source: every arrow below is probed
+
+
+@pytest.mark.parametrize("key", sorted(SLIDES))
+def test_the_slide_arrow_crosses_no_cell_s_name_or_letter(key):
+    """The arrow ran over the names of its own cells ('1b2'), which were redrawn over it with a halo. Now no
+    pixel of the arrow, where the board pastes it, lies in the ink box (2 px round it) of any cell's name or
+    colour letter, its two cells' and every other; the board shows it there (its blue core), pointing from the
+    source towards the target."""
+    s, prev, move, src, dst = SLIDES[key]
+    kind = key[2]
+    arrow_, centre = R.slide_arrow(src, dst, kind)
+    layer = Image.new("RGBA", (R.WIDTH, R.height(s.players)), (0, 0, 0, 0))
+    R.paste(layer, arrow_, centre)
+    alpha = layer.getchannel("A")
+    touched = []
+    for cell in R.NAMES:
+        c = R.cell_centre(cell)
+        boxes = ([_ink_box(c, cell, R.NAME_DY), _ink_box(c, R._letter(s.colour_at(cell)), R.LETTER_DY)]
+                 if s.colour_at(cell) else [_ink_box(c, cell, 0)])
+        touched += [cell for box in boxes if alpha.crop(box).getbbox() is not None]
+    assert touched == [], (move, touched)
+    # the board draws that arrow, whole: its opaque core shows SLIDE_INK on the board (no badge covers it)
+    marked = R.draw(s, [move], None, prev)
+    x0, y0, x1, y1 = alpha.getbbox()
+    core = [xy for xy in ((x, y) for x in range(x0, x1) for y in range(y0, y1))
+            if alpha.getpixel(xy) == 255 and close(layer.getpixel(xy)[:3], R.SLIDE_INK, 8)]
+    hidden = [xy for xy in core if not close(marked.getpixel(xy), R.SLIDE_INK, 30)]
+    assert len(core) >= 60 and hidden == [], (move, len(core), hidden[:5])
+    # from the source towards the target: its tip nearer the target than its tail
+    tail, tip = R.slide_arrow_ends(src, dst, kind)
+    target = R.cell_centre(dst)
+    assert math.dist(tip, target) < math.dist(tail, target) - 20 and math.dist(tail, tip) >= 34
