@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import cast
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engines.base import State, outcome_text
 from engines.roocala import BOARDS, SEATS, RoocalaState
@@ -115,7 +115,8 @@ CONTENT_DY = 1                 # stack / Rook row: -18 .. +19 (a black Rook's ha
 BADGE_DY = 29                  # '+k' / '×k': +20 .. +37, between the stack and Rook above and a chevron below
 BADGE_H = 18                   # the badge's height (the slot has room for no more)
 RING = 10                      # the move rings: a band this wide inside the cell's rim
-CHEVRON = 12                   # half the chevron's length across the shared side (+2 halo): 14 px each way
+CHEVRON = 11                   # half the chevron's length across the shared side (+2 halo): 13 px each way, 1 px
+                               # short of a badge's slot (BADGE_CLEAR)
 SHARED_DX = 19                 # stack and Rook side by side when they share a cell
 
 
@@ -508,32 +509,38 @@ def step_angle(variant: str, a: str, b: str) -> int:
     return round(math.degrees(math.atan2(yb - ya, xb - xa))) % 360
 
 
-BADGE_SHIFTS = tuple(sorted(range(-30, 31, 3), key=lambda dx: (abs(dx), dx)))   # sideways, nearest first
+BADGE_CLEAR = 1             # pixels between a badge and a chevron (the slot leaves 2-3 px above it to a stack)
+BADGE_SHIFTS = tuple(sorted(((dx, dy) for dx in range(-30, 31, 3) for dy in (0, -1, -2)),
+                            key=lambda d: (abs(d[0]) + 4 * abs(d[1]), d[1], d[0])))   # nearest first
 
 
 @lru_cache(maxsize=512)
 def badge_spot(variant: str, cell: str, text: str, capture: bool, steps: tuple[tuple[str, str], ...],
                checkers: int, rook: int | None) -> tuple[float, float]:
-    """Where the badge ``text`` of ``cell`` goes: its slot (``badge_centre``), or the spot nearest it, sideways
-    by up to 30 px, where it touches none of the chevrons of ``steps`` (the move's steps across this cell's
-    sides), this cell's stack of ``checkers`` and its Rook, nor any coordinate. A two-digit capture ('×12') is
-    wider than the slot between the chevrons of the lower slanted sides of a hex: it moves away from the one
-    drawn."""
+    """Where the badge ``text`` of ``cell`` goes: its slot (``badge_centre``), or the spot nearest it (sideways
+    by up to 30 px, up by up to 2: ``BADGE_SHIFTS``) where it touches none of the chevrons of ``steps`` (the
+    move's steps across this cell's sides; BADGE_CLEAR px from them), this cell's stack of ``checkers`` and its
+    Rook, nor any coordinate. A two-digit capture ('×12') is wider than the room between the chevrons of a
+    hex's lower slanted sides: it moves away from the one drawn."""
     x, y = badge_centre(variant, cell)
     reach = 110                                     # the local canvas round the cell: its neighbours' sides
     origin = (round(x) - reach, round(y) - reach)
-    local = Image.new("RGBA", (2 * reach, 2 * reach), (0, 0, 0, 0))
 
-    def put_local(sprite_: Image.Image, centre: tuple[float, float]) -> None:
-        paste(local, sprite_, (centre[0] - origin[0], centre[1] - origin[1]))
-    for a, b in steps:
-        put_local(_chevron_sprite(step_angle(variant, a, b)), chevron_centre(variant, a, b))
+    def layer(pastes: list[tuple[Image.Image, tuple[float, float]]]) -> Image.Image:
+        """The sprites' coverage on the local canvas (alpha over 24)."""
+        canvas = Image.new("RGBA", (2 * reach, 2 * reach), (0, 0, 0, 0))
+        for sprite_, (cx, cy) in pastes:
+            paste(canvas, sprite_, (cx - origin[0], cy - origin[1]))
+        return canvas.getchannel("A").point(lambda a: 255 if a > 24 else 0)
+    chevrons = layer([(_chevron_sprite(step_angle(variant, a, b)), chevron_centre(variant, a, b))
+                      for a, b in steps]).filter(ImageFilter.MaxFilter(2 * BADGE_CLEAR + 1))
+    pieces = []
     if checkers:
         sx, sy = stack_centre(variant, cell, rook is not None)
-        put_local(_stack_sprite(checkers), (sx, sy + 4))
+        pieces.append((_stack_sprite(checkers), (sx, sy + 4)))
     if rook is not None:
-        put_local(_rook_sprite(rook), rook_centre(variant, cell, checkers > 0))
-    taken = local.getchannel("A").point(lambda a: 255 if a > 24 else 0)
+        pieces.append((_rook_sprite(rook), rook_centre(variant, cell, checkers > 0)))
+    taken = ImageChops.lighter(chevrons, layer(pieces))
     draw = ImageDraw.Draw(taken)
     for other in BOARDS[variant].names:
         x0, y0, x1, y1 = label_box(variant, other)
@@ -541,11 +548,11 @@ def badge_spot(variant: str, cell: str, text: str, capture: bool, steps: tuple[t
             draw.rectangle((x0 - origin[0] - 1, y0 - origin[1] - 1, x1 - origin[0] + 1, y1 - origin[1] + 1),
                            fill=255)
     badge = _badge_sprite(text, capture).getchannel("A").point(lambda a: 255 if a > 24 else 0)
-    for dx in BADGE_SHIFTS:
-        left, top = round(x + dx - badge.width / 2) - origin[0], round(y - badge.height / 2) - origin[1]
+    for dx, dy in BADGE_SHIFTS:
+        left, top = round(x + dx - badge.width / 2) - origin[0], round(y + dy - badge.height / 2) - origin[1]
         under = taken.crop((left, top, left + badge.width, top + badge.height))
         if ImageChops.multiply(under, badge).getbbox() is None:
-            return x + dx, y
+            return x + dx, y + dy
     return x, y
 
 

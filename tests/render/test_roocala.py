@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engines import GAMES
 from engines.base import outcome_text
@@ -526,6 +526,11 @@ def big_capture_moves(variant: str, seed: int, want: int = 8) -> list[tuple[obje
 BIG = {variant: big_capture_moves(variant, seed=16) for variant in ("hex", "square")}
 
 
+def near(layer: Image.Image, px: int = RR.BADGE_CLEAR) -> Image.Image:
+    """``layer`` grown by ``px`` pixels: what a badge must keep clear of to stand apart from it."""
+    return layer.filter(ImageFilter.MaxFilter(2 * px + 1))
+
+
 def _local_alpha(variant: str, pastes, boxes=()) -> Image.Image:
     layer = _alpha_layer(variant, pastes)
     draw = ImageDraw.Draw(layer)
@@ -537,8 +542,8 @@ def _local_alpha(variant: str, pastes, boxes=()) -> Image.Image:
 @pytest.mark.parametrize("variant", ["hex", "square"])
 def test_two_digit_capture_badges_touch_no_chevron_piece_or_coordinate(variant):
     """Boards of seeded random positions where a hybrid sowing captures 10 or more: every badge the board
-    draws (where ``draw`` puts it) touches no chevron, no stack or Rook of any cell and no coordinate, and the
-    board shows the capture badge's red pill there."""
+    draws (where ``draw`` puts it) stays 2 px from every chevron and touches no stack or Rook of any cell and no
+    coordinate, and the board shows the capture badge's red pill there."""
     assert any(len(text) >= 3 for state, move in BIG[variant] for _, text, _ in RR.badges(state.effects(move)))
     seen_chevron_on_badge_cell = 0
     for state, move in BIG[variant]:
@@ -546,7 +551,7 @@ def test_two_digit_capture_badges_touch_no_chevron_piece_or_coordinate(variant):
         fx = state.effects(move)
         marks = RR.mark_sprites(variant, fx, after)
         badges = _alpha_layer(variant, [(s, c) for kind, s, c in marks if kind == "badge"])
-        chevrons = _alpha_layer(variant, [(s, c) for kind, s, c in marks if kind == "chevron"])
+        chevrons = near(_alpha_layer(variant, [(s, c) for kind, s, c in marks if kind == "chevron"]))
         pieces = []
         for cell in after.board.names:
             k, seat = after.checkers(cell), after.rook(cell)
@@ -570,9 +575,11 @@ def test_two_digit_capture_badges_touch_no_chevron_piece_or_coordinate(variant):
 
 @pytest.mark.parametrize("variant", ["hex", "square"])
 def test_any_badge_keeps_clear_of_a_chevron_on_any_side_of_its_cell(variant):
-    """Every cell, a chevron across any one of its sides either way, the widest badges (a capture of up to 18:
-    half the checkers; the Rook), its cell empty, holding a big stack, a Rook, or both: the badge's spot
-    touches neither the chevron, nor the cell's stack and Rook, nor any coordinate."""
+    """Every cell, a chevron into it across any one of its sides (a badge's cell is only ever entered: a sowing
+    never drops on its departure, and a Rook leaves only its start and vacant cells), the widest badges (a
+    capture of up to 18: half the checkers; the Rook), its cell empty, holding a big stack, a Rook, or both:
+    the badge's spot stays BADGE_CLEAR px from the chevron and touches neither the cell's stack and Rook nor
+    any coordinate."""
     names = GAME.new(variant=variant).board.names
     labels = _local_alpha(variant, [], [RR.label_box(variant, c) for c in names])
     for cell in names:
@@ -581,9 +588,9 @@ def test_any_badge_keeps_clear_of_a_chevron_on_any_side_of_its_cell(variant):
             xb, yb = RR.cell_centre(variant, other)
             if not 0 < math.hypot(xb - x, yb - y) < RR.HEX_D + 1:
                 continue
-            for step in ((cell, other), (other, cell)):
-                chevron = _alpha_layer(variant, [(RR._chevron_sprite(RR.step_angle(variant, *step)),
-                                                  RR.chevron_centre(variant, *step))])
+            for step in ((other, cell),):
+                chevron = near(_alpha_layer(variant, [(RR._chevron_sprite(RR.step_angle(variant, *step)),
+                                                       RR.chevron_centre(variant, *step))]))
                 for checkers, rook in ((0, None), (17, None), (0, 1), (12, 0)):
                     for text in ("×18", "×R"):
                         spot = RR.badge_spot(variant, cell, text, True, (step,), checkers, rook)
