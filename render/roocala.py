@@ -523,6 +523,8 @@ def badge_spot(variant: str, cell: str, text: str, capture: bool, steps: tuple[t
     Rook, nor any coordinate. A two-digit capture ('×12') is wider than the room between the chevrons of a
     hex's lower slanted sides: it moves away from the one drawn."""
     x, y = badge_centre(variant, cell)
+    if not steps:       # the slot lies under any contents (rows 20-37 against theirs ending by row 19)
+        return x, y
     reach = 110                                     # the local canvas round the cell: its neighbours' sides
     origin = (round(x) - reach, round(y) - reach)
 

@@ -456,11 +456,11 @@ def _alpha_layer(variant: str, pastes) -> Image.Image:
 @pytest.mark.parametrize("variant, cell", [("hex", "b3"), ("hex", "d4"), ("square", "b3"), ("square", "e6")])
 def test_the_move_badge_never_covers_a_rook_a_stack_or_a_chevron(variant, cell):
     """The '×1' badge sat over the Rook and the stack sharing its cell (b3 in a square mid-game): the badges
-    (as wide as a capture of up to 9 or the Rook) never touch the ink of a Rook or of any stack above them, nor a
-    chevron across the side below them (the slot moved down towards it)."""
+    (as wide as a capture of up to 18 or the Rook) never touch the ink of a Rook or of any stack above them, nor
+    a chevron across the side below them (the slot moved down towards it)."""
     x, y = RR.cell_centre(variant, cell)
     badges = _alpha_layer(variant, [(RR._badge_sprite(t, c), RR.badge_centre(variant, cell))
-                                    for t, c in (("×R", True), ("×8", True), ("+9", False))])
+                                    for t, c in (("×R", True), ("×8", True), ("+9", False), ("×18", True))])
     contents = []
     for k in (1, 2, 3, 9, 12):
         for shared in (False, True):
