@@ -12,9 +12,11 @@ How it is drawn (the fast path of ``render.common``):
 * ``palette(state)`` is one fixed palette for every Roocala board, stored from a median cut over sample boards.
 
 Every cell has the same slots, top to bottom: its coordinate (``label_box``), its contents (a stack and/or a
-Rook), and the badge slot of the last move (``badge_centre``: ``+k`` drops or a ``×k`` capture). Direction
-chevrons sit across the side between two cells (``chevron_centre``), and move rings along the cell's rim, so
-nothing of the last move ever covers a coordinate. ``cell_centre``, ``rook_centre``, ``stack_centre`` and
+Rook), and the badge slot of the last move (``badge_centre``: ``+k`` drops or a ``×k`` capture; a badge too
+wide for the room between the chevrons of a hex's lower slanted sides, '×12', moves sideways away from the
+chevron drawn: ``badge_spot``). Direction chevrons sit across the side between two cells (``chevron_centre``),
+and move rings along the cell's rim, so nothing of the last move ever covers a coordinate; ``mark_sprites``
+gives the marks as drawn. ``cell_centre``, ``rook_centre``, ``stack_centre`` and
 ``tint_probe`` give the geometry drawn, so tests can sample pixels; ``status_lines`` gives the text of the
 line(s) under the board. Only ordered sequences are iterated, so identical input gives identical pixels.
 """
@@ -26,7 +28,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import cast
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engines.base import State, outcome_text
 from engines.roocala import BOARDS, SEATS, RoocalaState
@@ -113,7 +115,8 @@ CONTENT_DY = 1                 # stack / Rook row: -18 .. +19 (a black Rook's ha
 BADGE_DY = 29                  # '+k' / '×k': +20 .. +37, between the stack and Rook above and a chevron below
 BADGE_H = 18                   # the badge's height (the slot has room for no more)
 RING = 10                      # the move rings: a band this wide inside the cell's rim
-CHEVRON = 12                   # half the chevron's length across the shared side (+2 halo): 14 px each way
+CHEVRON = 11                   # half the chevron's length across the shared side (+2 halo): 13 px each way, 1 px
+                               # short of a badge's slot (BADGE_CLEAR)
 SHARED_DX = 19                 # stack and Rook side by side when they share a cell
 
 
@@ -477,15 +480,82 @@ def trail(variant: str, fx: dict) -> list[tuple[str, str]]:
 
 def _marks(image: Image.Image, variant: str, fx: dict, state: State) -> None:
     """Chevrons across the sides the move crossed, '+k' / '×k' badges, a dashed ring where a Rook left."""
-    for a, b in trail(variant, fx):
-        (xa, ya), (xb, yb) = cell_centre(variant, a), cell_centre(variant, b)
-        angle = round(math.degrees(math.atan2(yb - ya, xb - xa))) % 360
-        paste(image, _chevron_sprite(angle), chevron_centre(variant, a, b))
-    if fx["kind"] != "sow" and cast(RoocalaState, state).rook(fx["from"]) is None:
+    for _, sprite_, centre in mark_sprites(variant, fx, state):
+        paste(image, sprite_, centre)
+
+
+def mark_sprites(variant: str, fx: dict, state: State) -> list[tuple[str, Image.Image, tuple[float, float]]]:
+    """What ``_marks`` pastes, in order: (kind, sprite, centre), kind "chevron", "ghost" or "badge". Each badge
+    sits in its cell's badge slot, moved sideways as little as keeps it clear of the chevrons drawn, the
+    cell's own stack and Rook, and every coordinate (``badge_spot``)."""
+    out: list[tuple[str, Image.Image, tuple[float, float]]] = []
+    steps = tuple(trail(variant, fx))
+    for a, b in steps:
+        out.append(("chevron", _chevron_sprite(step_angle(variant, a, b)), chevron_centre(variant, a, b)))
+    st = cast(RoocalaState, state)
+    if fx["kind"] != "sow" and st.rook(fx["from"]) is None:
         x, y = cell_centre(variant, fx["from"])
-        paste(image, _ghost_sprite(), (x, y + CONTENT_DY))
+        out.append(("ghost", _ghost_sprite(), (x, y + CONTENT_DY)))
     for cell, text, capture in badges(fx):
-        paste(image, _badge_sprite(text, capture), badge_centre(variant, cell))
+        near = tuple(step for step in steps if cell in step)
+        out.append(("badge", _badge_sprite(text, capture),
+                    badge_spot(variant, cell, text, capture, near, st.checkers(cell), st.rook(cell))))
+    return out
+
+
+def step_angle(variant: str, a: str, b: str) -> int:
+    """The direction of a step a → b on screen, in whole degrees (0 = right, 90 = down): its chevron's."""
+    (xa, ya), (xb, yb) = cell_centre(variant, a), cell_centre(variant, b)
+    return round(math.degrees(math.atan2(yb - ya, xb - xa))) % 360
+
+
+BADGE_CLEAR = 1             # pixels between a badge and a chevron (the slot leaves 2-3 px above it to a stack)
+BADGE_SHIFTS = tuple(sorted(((dx, dy) for dx in range(-30, 31, 3) for dy in (0, -1, -2)),
+                            key=lambda d: (abs(d[0]) + 4 * abs(d[1]), d[1], d[0])))   # nearest first
+
+
+@lru_cache(maxsize=512)
+def badge_spot(variant: str, cell: str, text: str, capture: bool, steps: tuple[tuple[str, str], ...],
+               checkers: int, rook: int | None) -> tuple[float, float]:
+    """Where the badge ``text`` of ``cell`` goes: its slot (``badge_centre``), or the spot nearest it (sideways
+    by up to 30 px, up by up to 2: ``BADGE_SHIFTS``) where it touches none of the chevrons of ``steps`` (the
+    move's steps across this cell's sides; BADGE_CLEAR px from them), this cell's stack of ``checkers`` and its
+    Rook, nor any coordinate. A two-digit capture ('×12') is wider than the room between the chevrons of a
+    hex's lower slanted sides: it moves away from the one drawn."""
+    x, y = badge_centre(variant, cell)
+    if not steps:       # the slot lies under any contents (rows 20-37 against theirs ending by row 19)
+        return x, y
+    reach = 110                                     # the local canvas round the cell: its neighbours' sides
+    origin = (round(x) - reach, round(y) - reach)
+
+    def layer(pastes: list[tuple[Image.Image, tuple[float, float]]]) -> Image.Image:
+        """The sprites' coverage on the local canvas (alpha over 24)."""
+        canvas = Image.new("RGBA", (2 * reach, 2 * reach), (0, 0, 0, 0))
+        for sprite_, (cx, cy) in pastes:
+            paste(canvas, sprite_, (cx - origin[0], cy - origin[1]))
+        return canvas.getchannel("A").point(lambda a: 255 if a > 24 else 0)
+    chevrons = layer([(_chevron_sprite(step_angle(variant, a, b)), chevron_centre(variant, a, b))
+                      for a, b in steps]).filter(ImageFilter.MaxFilter(2 * BADGE_CLEAR + 1))
+    pieces = []
+    if checkers:
+        sx, sy = stack_centre(variant, cell, rook is not None)
+        pieces.append((_stack_sprite(checkers), (sx, sy + 4)))
+    if rook is not None:
+        pieces.append((_rook_sprite(rook), rook_centre(variant, cell, checkers > 0)))
+    taken = ImageChops.lighter(chevrons, layer(pieces))
+    draw = ImageDraw.Draw(taken)
+    for other in BOARDS[variant].names:
+        x0, y0, x1, y1 = label_box(variant, other)
+        if abs(x0 - x) < 2 * reach and abs(y0 - y) < 2 * reach:
+            draw.rectangle((x0 - origin[0] - 1, y0 - origin[1] - 1, x1 - origin[0] + 1, y1 - origin[1] + 1),
+                           fill=255)
+    badge = _badge_sprite(text, capture).getchannel("A").point(lambda a: 255 if a > 24 else 0)
+    for dx, dy in BADGE_SHIFTS:
+        left, top = round(x + dx - badge.width / 2) - origin[0], round(y + dy - badge.height / 2) - origin[1]
+        under = taken.crop((left, top, left + badge.width, top + badge.height))
+        if ImageChops.multiply(under, badge).getbbox() is None:
+            return x + dx, y + dy
+    return x, y
 
 
 def badges(fx: dict) -> list[tuple[str, str, bool]]:

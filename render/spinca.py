@@ -3,21 +3,26 @@
 Layout, top to bottom (the height depends only on the player count, so every frame of a game has one size):
 
 1. the three levels exploded side by side, every cell named: what players read to type moves. Marbles carry
-   their cell name and colour letter, locked marbles a "+" badge; the last turn shows as a cased slide arrow,
-   "↓" badges on the tumbled marbles and a thick gold ring cased in ink round the placed one. The levels end
+   their cell name and colour letter, locked marbles a "+" badge; the last turn shows as a cased slide arrow
+   routed between the texts and badges of its two cells (the badges of a cell the arrow leaves or enters on
+   its right move to its left), "↓" badges on the tumbled marbles and a thick gold ring cased in ink round
+   the placed one. The levels end
    on one line, which leaves room above levels 2 and 3 for the status (whose turn and the turn number; at
    the end who won);
 2. left: the pyramid seen from above (the physical view; letters only on the marbles nothing rests on: the
    others show only a sliver, too small for a legible letter, which the caption says) and the inner-pyramid
-   counts; right: the four faces, each a triangle with, beside it, every colour's groups and points in words
-   ("White: groups of 2 and 2 → 2 points": a face scores the smallest group, §3 rule 11);
+   counts; right: the four faces, each a triangle with, beside it, every colour's marble (its letter on it) and
+   its groups and points in words ("groups of 2 and 2 → 2 points": a face scores the smallest group, §3 rule
+   11), at FACE_TEXT px so the table reads on a phone; a face's block is as tall as its lines need (three
+   colours: taller), so the height depends on the player count only;
 3. the panel: per player the colour, name (shortened, never its seat tag), marbles left and points, the
    player to move boxed; then the last turn in words and the locked cells, or at the end the whole
    end-of-game sentence (``engines.base.outcome_text``, on two lines by ``common.wrap_text``, names shortened
    until it fits whole) and under it the turn that ended the game, with the winners boxed and wearing
    ``common.winner_badge``.
 
-Every text a player reads is at least 24 px (≈10 px on a phone showing the image 400 px wide); names go
+Every text a player reads is at least 24 px (≈11 px on a phone showing the image 400 px wide; the face table
+28 px, its glyphs ≥ 12 px there); names go
 through ``common.draw_name`` / ``fit_name``. Highlights read by luminance and shape, not hue alone: the
 placed ring is gold between two ink rings, the slide arrow a dark core in a white casing, the lock a "+", the
 tumble a "↓", the active row a box with an ink outline.
@@ -87,12 +92,11 @@ FROM_ABOVE = "From above"
 ABOVE_CAPTION = "Letters only on\nuncovered\nmarbles"     # at most CAPTION_LINES lines, under the view
 INNER_PYRAMID = "Inner pyramid:"
 FACE_TITLE = {"S": "South face", "E": "East face", "N": "North face", "W": "West face"}
-COLOUR_WORD = {"W": "White", "B": "Black", "R": "Red"}
 LETTERS = {"W": "letter on white marbles: W", "B": "letter on black marbles: B", "R": "letter on red marbles: R"}
-NO_MARBLE = "{colour}: no marble → 0 points"
-ONE_GROUP = "{colour}: one group of {size} → {points}"
-GROUPS_OF = "{colour}: groups of {sizes} and {last} → {points}"
-GROUPS_TERSE = "{colour}: groups {sizes} → {points}"            # many groups: the same, more tersely
+NO_MARBLE = "no marble → 0 points"                 # a face line: after the colour's marble icon
+ONE_GROUP = "one group of {size} → {points}"
+GROUPS_OF = "groups of {sizes} and {last} → {points}"
+GROUPS_TERSE = "groups {sizes} → {points}"            # many groups: the same, more tersely
 POINT = "{n} point"
 POINTS = "{n} points"
 PT = "{n} pt"                                                   # the tersest face line
@@ -120,7 +124,7 @@ TUMBLED_SOME = "a marble tumbled to {to}"
 NO_LAST_TURN = "Last turn: —"
 LOCKED = "Locked (+): {cells}, which may not slide or tumble"
 LOCKED_NONE = "Locked (+): none"
-TEXTS = (LEVEL_TITLE, FROM_ABOVE, ABOVE_CAPTION, INNER_PYRAMID, *FACE_TITLE.values(), *COLOUR_WORD.values(),
+TEXTS = (LEVEL_TITLE, FROM_ABOVE, ABOVE_CAPTION, INNER_PYRAMID, *FACE_TITLE.values(),
          *LETTERS.values(),
          NO_MARBLE, ONE_GROUP, GROUPS_OF, GROUPS_TERSE, POINT, POINTS, PT, PTS, TO_MOVE, TO_MOVE_SEAT, WINS,
          WIN_TOGETHER, NAMES_AND, TEMPLE_COMPLETE, TURN_OF, ROW_LEFT, ROW_LEFT_TEAM, ROW_END, ROW_END_TEAM,
@@ -158,13 +162,17 @@ INNER_Y = CAPTION_Y + CAPTION_LINES * 26 + 10
 
 FACE_D = 36                             # faces: marble diameter
 FACE_X0 = LEFT_W + 10                   # left of the face triangles
-FACE_BLOCK = 100                        # height given to each face (triangle, title and one line per colour)
-FACE_TEXT_X = FACE_X0 + 4 * FACE_D + 12
-FACE_TEXT_W = WIDTH - MARGIN - FACE_TEXT_X
-FACE_LINE = 24                          # a face line: three of them and the title leave a gap before the next block
-FACE_TITLE_DY = 11                      # the title's centre below the block's top
-
-ROW_C = ROW_B + 4 * FACE_BLOCK + 6      # top of the panel
+FACE_TEXT = 28                          # the face table's text: ≈13 px (glyphs ≈12.6 px tall) on a phone 400 px
+                                        # wide, where TEXT gives ≈11 px
+FACE_LINE = 30                          # from one line of a face block to the next (the title is the first): the
+                                        # 3-player board stays at most 1100 px tall
+FACE_GAP = 3                            # below a block's last line, before the next block's title
+FACE_TRIANGLE_H = FACE_D * (1 + math.sqrt(3))   # a face triangle's height, its balls' rims included
+FACE_TEXT_X = FACE_X0 + 4 * FACE_D + 10         # a face line: its colour's marble icon...
+FACE_ICON_R = 12
+FACE_WORDS_X = FACE_TEXT_X + 2 * FACE_ICON_R + 6    # ...then its words
+FACE_TEXT_W = WIDTH - MARGIN - FACE_WORDS_X
+FACE_TITLE_DY = FACE_LINE / 2           # the title's centre below the block's top
 PANEL_PAD = 8
 ROW_H = 36                              # one player
 LINE_H = 30                             # one line of the panel's text
@@ -240,45 +248,74 @@ LOCK_AT = (0.72, -1.0)       # the lock badge's centre from its marble's, in rad
 TUMBLE_AT = (0.86, 0.72)     # the tumble badge's: right of the colour letter
 
 
-def lock_badge_centre(cell: str) -> tuple[float, float]:
-    """Where the '+' of a locked marble of the exploded levels goes: on its rim, clear of the cell's name."""
+def lock_badge_centre(cell: str, mirrored: bool = False) -> tuple[float, float]:
+    """Where the '+' of a locked marble of the exploded levels goes: on its rim, clear of the cell's name (on
+    its left, ``mirrored``, where the slide arrow passes on its right: ``mirrored_badges``)."""
     x, y = cell_centre(cell)
-    return x + LOCK_AT[0] * RADIUS, y + LOCK_AT[1] * RADIUS
+    return x + (-1 if mirrored else 1) * LOCK_AT[0] * RADIUS, y + LOCK_AT[1] * RADIUS
 
 
-def tumble_badge_centre(cell: str) -> tuple[float, float]:
-    """Where the '↓' of a marble that tumbled goes: on its rim, clear of its colour letter."""
+def tumble_badge_centre(cell: str, mirrored: bool = False) -> tuple[float, float]:
+    """Where the '↓' of a marble that tumbled goes: on its rim, clear of its colour letter (on its left,
+    ``mirrored``)."""
     x, y = cell_centre(cell)
-    return x + TUMBLE_AT[0] * RADIUS, y + TUMBLE_AT[1] * RADIUS
+    return x + (-1 if mirrored else 1) * TUMBLE_AT[0] * RADIUS, y + TUMBLE_AT[1] * RADIUS
 
 
-def face_top(face: str) -> float:
+def mirrored_badges(slide: tuple[str, str] | None) -> tuple[str, ...]:
+    """The cells of a slide whose badges move to their left, out of the slide arrow's way: the source when the
+    arrow leaves it rightwards, the target when it arrives from the right (the badges sit on the right)."""
+    if slide is None:
+        return ()
+    dx = cell_centre(slide[1])[0] - cell_centre(slide[0])[0]
+    return (slide[0],) if dx > 0 else (slide[1],) if dx < 0 else ()
+
+
+def face_block(players: int) -> float:
+    """The height of each face's block: its title and a line per colour (three with 3 players, else two: the
+    teams of 4 play White and Black), and never less than its triangle needs."""
+    colours = 3 if players == 3 else 2
+    return max(math.ceil(FACE_TRIANGLE_H) + 2, (1 + colours) * FACE_LINE + FACE_GAP)
+
+
+def face_top(face: str, players: int) -> float:
     """Top of the block of ``face`` (its triangle on the left, its title and lines on the right)."""
-    return ROW_B + FACE_NAMES.index(face) * FACE_BLOCK
+    return ROW_B + FACE_NAMES.index(face) * face_block(players)
 
 
-def face_centre(face: str, slot: int) -> tuple[float, float]:
-    """§6: row t has 4 − t circles at x = (j + t/2 + ½)·d, y = base − t·(√3/2)·d (slot = 0..8, bottom first)."""
+def face_centre(face: str, slot: int, players: int) -> tuple[float, float]:
+    """§6: row t has 4 − t circles at x = (j + t/2 + ½)·d, y = base − t·(√3/2)·d (slot = 0..8, bottom first);
+    the triangle centred in its block."""
     t = 0 if slot < 4 else 1 if slot < 7 else 2
     j = slot - (0, 4, 7)[t]
-    base = face_top(face) + FACE_BLOCK - 2 - FACE_D / 2
+    base = face_top(face, players) + (face_block(players) + FACE_TRIANGLE_H) / 2 - FACE_D / 2
     return FACE_X0 + (j + t / 2 + 0.5) * FACE_D, base - t * math.sqrt(3) / 2 * FACE_D
+
+
+def face_line_centre(face: str, players: int, line: int) -> float:
+    """The vertical centre of line ``line`` of a face's block (0: the title, then one per colour)."""
+    return face_top(face, players) + FACE_TITLE_DY + line * FACE_LINE
+
+
+def panel_top(players: int) -> float:
+    """The top of the panel, under the faces."""
+    return ROW_B + 4 * face_block(players) + 6
 
 
 def height(players: int) -> int:
     """The image height for a player count (the same before, during and after the game)."""
-    return ROW_C + 2 * PANEL_PAD + players * ROW_H + PANEL_LINES * LINE_H + MARGIN
+    return round(panel_top(players)) + 2 * PANEL_PAD + players * ROW_H + PANEL_LINES * LINE_H + MARGIN
 
 
-def row_centre(seat: int) -> float:
+def row_centre(seat: int, players: int) -> float:
     """The vertical centre of a player's row in the panel."""
-    return ROW_C + PANEL_PAD + (seat + 0.5) * ROW_H
+    return panel_top(players) + PANEL_PAD + (seat + 0.5) * ROW_H
 
 
 def line_centre(players: int, line: int) -> float:
     """The vertical centre of the panel's text line ``line`` (0-1: the last turn and the locked cells; at the end
     the end-of-game sentence, then the last turn: line 1 or 2)."""
-    return ROW_C + PANEL_PAD + players * ROW_H + (line + 0.5) * LINE_H
+    return panel_top(players) + PANEL_PAD + players * ROW_H + (line + 0.5) * LINE_H
 
 
 # --- What a board says: every text and badge drawn after the static layer --------------------------------
@@ -313,6 +350,7 @@ class Layout:
     end_lines: list[str] = field(default_factory=list)                  # the end sentence as drawn
     end_sentence: str = ""                                              # ... and the sentence it shows
     active_rows: list[int] = field(default_factory=list)                # seats whose row is boxed
+    face_icons: list[tuple[str, tuple[float, float]]] = field(default_factory=list)    # a face line's colour
 
     def by_role(self, role: str) -> list[Text]:
         return [t for t in self.texts if t.role == role]
@@ -334,9 +372,9 @@ def _fit_name(text: str, size: int, room: float, bold: bool = False) -> str:
     return fit_name(text, size, room, bold=bold)
 
 
-def _fit(text: str, room: float) -> str:
+def _fit(text: str, room: float, size: int = TEXT) -> str:
     """``text`` (holding no name), shortened with an ellipsis only if it is wider than ``room``."""
-    return text if text_width(text) <= room else fit_text(text, TEXT, room)
+    return text if text_width(text, size) <= room else fit_text(text, size, room)
 
 
 def _seat_names(state: State, names: Sequence[str] | None) -> list[str]:
@@ -350,30 +388,29 @@ def _points(n: int) -> str:
     return tr(POINT if n == 1 else POINTS).format(n=n)
 
 
-def face_line(colour: str, groups: tuple[int, ...], score: int) -> str:
-    """One colour's groups on a face and the points they score, in words (§3 rule 11: the smallest group)."""
-    return _face_line(colour, groups, score, language())
+def face_line(groups: tuple[int, ...], score: int) -> str:
+    """One colour's groups on a face and the points they score, in words (§3 rule 11: the smallest group); the
+    board draws the colour's marble icon before it."""
+    return _face_line(groups, score, language())
 
 
 @lru_cache(maxsize=1024)
-def _face_line(colour: str, groups: tuple[int, ...], score: int, lang: str) -> str:
+def _face_line(groups: tuple[int, ...], score: int, lang: str) -> str:
     """``face_line`` in the language ``lang`` (the render language of the moment: part of the cache key)."""
-    word = tr(COLOUR_WORD[colour])
     if not groups:
-        return tr(NO_MARBLE).format(colour=word)
+        return tr(NO_MARBLE)
     points = _points(score)
     if len(groups) == 1:
-        return _fit(tr(ONE_GROUP).format(colour=word, size=groups[0], points=points), FACE_TEXT_W)
+        return _fit(tr(ONE_GROUP).format(size=groups[0], points=points), FACE_TEXT_W, FACE_TEXT)
     sizes = ", ".join(map(str, groups))
     terse = tr(PT if score == 1 else PTS).format(n=score)
-    candidates = (tr(GROUPS_OF).format(colour=word, sizes=", ".join(map(str, groups[:-1])), last=groups[-1],
-                                       points=points),
-                  tr(GROUPS_TERSE).format(colour=word, sizes=sizes, points=points),
-                  tr(GROUPS_TERSE).format(colour=word, sizes=sizes, points=terse))
+    candidates = (tr(GROUPS_OF).format(sizes=", ".join(map(str, groups[:-1])), last=groups[-1], points=points),
+                  tr(GROUPS_TERSE).format(sizes=sizes, points=points),
+                  tr(GROUPS_TERSE).format(sizes=sizes, points=terse))
     for text in candidates:
-        if text_width(text) <= FACE_TEXT_W:
+        if text_width(text, FACE_TEXT) <= FACE_TEXT_W:
             return text
-    return _fit(candidates[-1], FACE_TEXT_W)
+    return _fit(candidates[-1], FACE_TEXT_W, FACE_TEXT)
 
 
 def _last_turn(state, last_turn: Sequence[str], previous, names: Sequence[str] | None = None
@@ -479,10 +516,10 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
     for f in FACE_NAMES:
         groups = state.face_groups(f)
         scores = {c: g[0] if g else 0 for c, g in groups.items()}     # the smallest group (§3 rule 11)
-        y = face_top(f) + FACE_TITLE_DY + FACE_LINE
-        for c in state.colours:
-            add(Text((FACE_TEXT_X, y), face_line(c, groups[c], scores[c]), role="face"))
-            y += FACE_LINE
+        for i, c in enumerate(state.colours):
+            y = face_line_centre(f, players, i + 1)
+            out.face_icons.append((c, (FACE_TEXT_X + FACE_ICON_R, y)))
+            add(Text((FACE_WORDS_X, y), face_line(groups[c], scores[c]), FACE_TEXT, role="face"))
 
     # 2. the inner-pyramid counts (left column, under the view from above)
     inner = state.inner_counts()
@@ -493,7 +530,7 @@ def layout(state, last_turn: Sequence[str] | None = None, names: Sequence[str] |
     left = state.marbles_left
     totals = state.scores
     for seat in range(players):
-        y = row_centre(seat)
+        y = row_centre(seat, players)
         active = seat in state.winners if state.is_over else state.to_move == seat
         if active:
             out.active_rows.append(seat)
@@ -717,18 +754,178 @@ def _tumble_badge(r: float) -> Image.Image:
     return _sized(draw_at, round(2 * r + 6))
 
 
-@lru_cache(maxsize=16)
-def _slide_arrow(dx: float, dy: float) -> Image.Image:
-    """The slide arrow from one exploded cell to another ``(dx, dy)`` pixels away, centred on its middle: a
-    dark blue core in a white casing, so it reads on white, black and red marbles and in grey-scale."""
-    pad = 24
+def slide_arrow(source: str, target: str, source_kind: str) -> tuple[Image.Image, tuple[float, float]]:
+    """The slide arrow of a slide ``source`` → ``target`` and the centre it is pasted at (``draw`` and the tests
+    place it with this). ``source_kind`` is what the source holds after the turn: "hole", "placed" (the turn's
+    marble placed there) or "tumbled" (a marble tumbled into it): its texts and badges differ."""
+    (xa, ya), (xb, yb) = cell_centre(source), cell_centre(target)
+    return _slide_arrow(xb - xa, yb - ya, source_kind), ((xa + xb) / 2, (ya + yb) / 2)
+
+
+def source_kind(source: str, colour: str | None, placed: str | None) -> str:
+    """What the source of a slide holds after the turn: "hole", "placed" or "tumbled" (``slide_arrow``)."""
+    return "hole" if colour is None else "placed" if source == placed else "tumbled"
+
+
+def slide_arrow_ends(source: str, target: str, source_kind: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The slide arrow's tail and tip as drawn (``slide_arrow``), in the image."""
+    (xa, ya), (xb, yb) = cell_centre(source), cell_centre(target)
+    offset, start, tip = _slide_path(xb - xa, yb - ya, source_kind)
+    length = math.hypot(xb - xa, yb - ya)
+    ux, uy = (xb - xa) / length, (yb - ya) / length
+    x0, y0 = xa + uy * offset, ya - ux * offset
+    return (x0 + ux * start, y0 + uy * start), (x0 + ux * tip, y0 + uy * tip)
+
+
+Box = tuple[float, float, float, float]
+
+
+def cell_text_boxes(kind: str) -> tuple[Box, ...]:
+    """The boxes (x0, y0, x1, y1), from a cell's centre, of the texts an exploded cell of ``kind`` carries (a
+    marble: its name above the centre and its colour letter, a capital, under it; a hole: its name
+    on the centre), haloes included, as wide as the widest cell name."""
+    name, letter = _text_extent("1a1"), _text_extent("W")
+    if kind not in FILL:
+        return ((name[0], name[1], name[2], name[3]),)
+    return ((name[0], NAME_DY + name[1], name[2], NAME_DY + name[3]),
+            (letter[0], LETTER_DY + letter[1], letter[2], LETTER_DY + letter[3]))
+
+
+@lru_cache(maxsize=4)
+def _text_extent(sample: str) -> Box:
+    """The ink box of cell names (``sample`` "1a1": the widest over every name) or of colour letters ("W", the
+    widest capital), bold TEXT px with a 2 px halo, anchored in the middle."""
+    bold = font(TEXT, True)
+    texts = NAMES if sample in NAMES else (sample,)
+    boxes = [bold.getbbox(t, anchor="mm", stroke_width=2) for t in texts]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _badge_box(centre: tuple[float, float], r: float) -> Box:
+    return (centre[0] - r - 2, centre[1] - r - 2, centre[0] + r + 2, centre[1] + r + 2)
+
+
+SLIDE_WIDTH = 5             # the slide arrow's core...
+SLIDE_CASING = 2            # ...its white casing either side...
+SLIDE_HEAD = 14             # ...and its head's length
+SLIDE_CLEAR = 2             # pixels kept between the arrow and the texts and badges of its two cells
+SLIDE_OFFSETS = (0, -6, 6, -12, 12, -18, 18, -24, 24, -30, 30)   # tried beside the line between the centres
+SLIDE_STEP = 2              # the search's step along the line (px)
+
+
+def slide_obstacles(dx: float, dy: float, source_kind: str) -> tuple[Box, ...]:
+    """What the slide arrow must keep clear of, from the source's centre: both cells' texts, round both cells
+    every other cell's texts, whatever it holds, the target's lock badge (a slid marble is locked) and on a
+    marble placed or tumbled into the source its lock badge and its tumble badge (``mirrored_badges``)."""
+    source = cell_text_boxes("hole" if source_kind == "hole" else "W")
+    target = tuple(_moved(box, dx, dy) for box in cell_text_boxes("W"))
+    side = (-1 if dx > 0 else 1, -1 if dx < 0 else 1)         # the badges' sides (``mirrored_badges``)
+    lock = [_badge_box((s * LOCK_AT[0] * RADIUS, LOCK_AT[1] * RADIUS), 13) for s in side]
+    tumble = _badge_box((side[0] * TUMBLE_AT[0] * RADIUS, TUMBLE_AT[1] * RADIUS), 14.5)
+    marks = [_moved(lock[1], dx, dy)]
+    if source_kind != "hole":
+        marks.append(lock[0])
+    if source_kind == "tumbled":
+        marks.append(tumble)
+    others = [(i * PITCH, j * PITCH) for i in range(-2, 3) for j in range(-2, 3)]
+    others = [(x, y) for x, y in others if (x, y) != (0, 0) and (x, y) != (dx, dy)
+              and max(abs(x), abs(y), abs(x - dx), abs(y - dy)) <= PITCH]          # both cells' neighbours
+    around = [_moved(box, x, y) for x, y in others for box in (*cell_text_boxes("W"), *cell_text_boxes("hole"))]
+    # (their badges may lie under the arrow: it is drawn under every badge)
+    return (*source, *target, *marks, *around)
+
+
+def _moved(box: Box, dx: float, dy: float) -> Box:
+    return box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy
+
+
+@lru_cache(maxsize=64)
+def _slide_path(dx: float, dy: float, source_kind: str) -> tuple[float, float, float]:
+    """(offset, start, tip) of the slide arrow, along the line from the source's centre towards the target's,
+    shifted ``offset`` px to its left: the longest arrow, between the two centres, whose every part (cased
+    shaft and head) stays SLIDE_CLEAR px from ``slide_obstacles``; the arrow nearest the line among equals.
+    Separating-axis tests of thin slices of the arrow against the obstacles' boxes, beside the line at each of
+    SLIDE_OFFSETS (every slide of a game finds one at least 34 px long: tests/render/test_spinca_board.py)."""
+    obstacles = slide_obstacles(dx, dy, source_kind)
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    c = SLIDE_CLEAR
+    extents = [(x0 - c, y0 - c, x1 + c, y1 + c) for x0, y0, x1, y1 in obstacles]
+    boxes = [[(x0, y0), (x1, y0), (x1, y1), (x0, y1)] for x0, y0, x1, y1 in extents]
+    narrow = SLIDE_WIDTH / 2 + SLIDE_CASING                        # the cased shaft's half-width
+    grow = SLIDE_CASING * 1.6                                      # ``common.arrow``'s casing past the head
+    wide = SLIDE_HEAD * 0.6 + grow                                 # the cased head's half-width
+    best = (0.0, 0.0, 0.0, 0.0)                                    # (length, offset, start, tip)
+    steps = range(0, math.floor(length) + 1, SLIDE_STEP)
+    for offset in SLIDE_OFFSETS:
+        ox, oy = uy * offset, -ux * offset
+
+        def clear(t: float, half: float, ox: float = ox, oy: float = oy) -> bool:
+            """Whether the slice of the arrow ``half`` px either side of the point ``t`` along it is clear."""
+            a, b = t - SLIDE_STEP / 2, t + SLIDE_STEP / 2
+            slab = [(ox + ux * a - uy * half, oy + uy * a + ux * half),
+                    (ox + ux * b - uy * half, oy + uy * b + ux * half),
+                    (ox + ux * b + uy * half, oy + uy * b - ux * half),
+                    (ox + ux * a + uy * half, oy + uy * a - ux * half)]
+            xs, ys = [x for x, _ in slab], [y for _, y in slab]
+            x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+            return all(_apart(slab, box) for box, (bx0, by0, bx1, by1) in zip(boxes, extents, strict=True)
+                       if x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1)
+        shaft = _blocked_before([not clear(t, narrow) for t in steps])
+        head = _blocked_before([not clear(t, wide) for t in steps])
+
+        def free(blocked: list[int], a: float, b: float) -> bool:
+            """No blocked slice centred in a..b (steps of SLIDE_STEP from 0)."""
+            i, j = max(0, math.ceil(a / SLIDE_STEP)), min(len(steps) - 1, math.floor(b / SLIDE_STEP))
+            return i > j or blocked[j + 1] == blocked[i]
+        for start in steps:
+            if start - narrow < 0:
+                continue
+            for tip in reversed(steps):
+                span = tip - start
+                if span < SLIDE_HEAD + 4 or span <= best[0]:
+                    break
+                base = tip - SLIDE_HEAD - SLIDE_CASING
+                if (tip + grow <= length and free(head, base - 1, tip + grow + 1)
+                        and free(shaft, start - narrow - 1, base)):
+                    best = (span, float(offset), float(start), float(tip))
+                    break
+    return best[1], best[2], best[3]
+
+
+def _blocked_before(blocked: list[bool]) -> list[int]:
+    """How many of ``blocked`` are true before each index (and in all, last): a range's count in one step."""
+    return [0, *itertools.accumulate(int(b) for b in blocked)]
+
+
+def _apart(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> bool:
+    """Whether two convex polygons do not overlap (a separating axis among their edges' normals)."""
+    for poly in (a, b):
+        for (px, py), (qx, qy) in zip(poly, [*poly[1:], poly[0]], strict=True):
+            nx, ny = qy - py, px - qx
+            pa = [nx * x + ny * y for x, y in a]
+            pb = [nx * x + ny * y for x, y in b]
+            if max(pa) <= min(pb) or max(pb) <= min(pa):
+                return True
+    return False
+
+
+@lru_cache(maxsize=64)
+def _slide_arrow(dx: float, dy: float, source_kind: str) -> Image.Image:
+    """The slide arrow from one exploded cell to another ``(dx, dy)`` pixels away, centred on their middle: a
+    dark blue core in a white casing, so it reads on white, black and red marbles and in grey-scale; routed
+    (``_slide_path``) so that it crosses neither cell's name or letter nor their badges."""
+    pad = 24 + max(SLIDE_OFFSETS)          # the head's half-width and casing, beside the line at any offset
     w, h = round(abs(dx)) + 2 * pad, round(abs(dy)) + 2 * pad
+    offset, start, tip = _slide_path(dx, dy, source_kind)
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
 
     def draw_at(d: Draw, s: float) -> None:
-        cx, cy = w / 2, h / 2
-        arrow(d, ((cx - dx / 2) * s, (cy - dy / 2) * s), ((cx + dx / 2) * s, (cy + dy / 2) * s), fill=SLIDE_INK,
-              width=round(7 * s), casing=WHITE, casing_width=round(3 * s), trim_start=RADIUS * 0.45 * s,
-              trim_end=(RADIUS - 8) * s)
+        x0, y0 = w / 2 - dx / 2 + uy * offset, h / 2 - dy / 2 - ux * offset
+        arrow(d, ((x0 + ux * start) * s, (y0 + uy * start) * s), ((x0 + ux * tip) * s, (y0 + uy * tip) * s),
+              fill=SLIDE_INK, width=round(SLIDE_WIDTH * s), head=SLIDE_HEAD * s, casing=WHITE,
+              casing_width=round(SLIDE_CASING * s))
     return sprite(draw_at, (w, h), scale=SPRITE_SCALE)
 
 
@@ -808,13 +1005,16 @@ def _winner_badge_in(lang: str) -> tuple[Image.Image, int, int]:
 
 
 @lru_cache(maxsize=256)
-def _icon(colour: str, letter: str = "") -> Image.Image:
+def _icon(colour: str, letter: str = "", radius: float = ICON_R) -> Image.Image:
+    """A colour's marble with its letter: a player's row, a face line."""
+    size = round(TEXT * radius / ICON_R)
+
     def draw_at(d: Draw, s: float, c: float) -> None:
-        _marble_at(d, s, c, ICON_R, colour, 1.5)
+        _marble_at(d, s, c, radius, colour, 1.5)
         shown = letter or colour
-        d.text((c, c), shown, font=font(letter_fit(shown, round(TEXT * s))), fill=contrast_ink(FILL[colour]),
+        d.text((c, c), shown, font=font(letter_fit(shown, round(size * s))), fill=contrast_ink(FILL[colour]),
                anchor="mm")
-    return _sized(draw_at, 2 * ICON_R + 4)
+    return _sized(draw_at, round(2 * radius + 4))
 
 
 @lru_cache(maxsize=256)
@@ -874,17 +1074,18 @@ def _static_in(players: int, lang: str) -> Image.Image:
 
     # faces: titles, empty slots, edge ticks
     for f in FACE_NAMES:
-        text((FACE_TEXT_X, face_top(f) + FACE_TITLE_DY), tr(FACE_TITLE[f]), fill=INK, anchor="lm")
+        text((FACE_TEXT_X, face_line_centre(f, players, 0)), tr(FACE_TITLE[f]), size=FACE_TEXT, fill=INK,
+             anchor="lm")
         r = FACE_D / 2 - 1
         for slot in range(9):
-            x, y = face_centre(f, slot)
+            x, y = face_centre(f, slot, players)
             if slot in (0, 3, 4, 6, 7, 8):      # rising-edge marbles (first and last of each row): a tick
                 side = -1 if slot in (0, 4, 7) else 1
                 d.line([p(x + side * (r + 2), y), p(x + side * (r + 8), y)], fill=MUTED, width=2 * sc)
 
     # the panel
     bottom = height(players) - MARGIN
-    rounded_panel(d, box(MARGIN, ROW_C, WIDTH - MARGIN, bottom), fill=PANEL_FILL, radius=14 * sc)
+    rounded_panel(d, box(MARGIN, panel_top(players), WIDTH - MARGIN, bottom), fill=PANEL_FILL, radius=14 * sc)
     return image.reduce(sc)
 
 
@@ -901,7 +1102,7 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     slide, drops, placed, _ = _last_turn(state, list(last_turn or ()), previous)
     colour_at = {cell: state.colour_at(cell) for cell in NAMES}
 
-    # exploded levels: cells, the placed ring, the slide arrow (under the names of its two cells), badges
+    # exploded levels: cells, the placed ring, the slide arrow (between its two cells' texts), badges
     kinds = {cell: colour_at[cell] or ("live" if cell in playable else "dead") for cell in NAMES}
     half = RADIUS + 2
     for cell in NAMES:
@@ -910,18 +1111,15 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
     if placed is not None and colour_at[placed]:
         paste(image, _placed_ring(RADIUS), cell_centre(placed))
     if slide is not None:
-        (xa, ya), (xb, yb) = cell_centre(slide[0]), cell_centre(slide[1])
-        paste(image, _slide_arrow(xb - xa, yb - ya), ((xa + xb) / 2, (ya + yb) / 2))
-        for cell in slide:
-            paste(image, _cell_label(cell, kinds[cell], _letter(kinds[cell])), cell_centre(cell))
+        paste(image, *slide_arrow(*slide, source_kind(slide[0], colour_at[slide[0]], placed)))
+    mirrored = mirrored_badges(slide)
     for cell in NAMES:
         if not colour_at[cell]:
             continue
-        x, y = cell_centre(cell)
         if cell in drops:
-            paste(image, _tumble_badge(13), tumble_badge_centre(cell))
+            paste(image, _tumble_badge(13), tumble_badge_centre(cell, cell in mirrored))
         if cell in locked:
-            paste(image, _lock_badge(13), lock_badge_centre(cell))
+            paste(image, _lock_badge(13), lock_badge_centre(cell, cell in mirrored))
 
     # from above: the base (opaque tiles), then level by level, so the upper marbles cover the lower
     half = ABOVE_U // 2
@@ -950,16 +1148,19 @@ def draw(state: State, last_turn: Sequence[str] = (), names: Sequence[str] | Non
         cells = state.face_cells(f)
         for first, last in ((0, 4), (4, 7), (7, 9)):
             row = tuple(colour_at[c] for c in cells[first:last])
-            (xa, y), (xb, _) = face_centre(f, first), face_centre(f, last - 1)
+            (xa, y), (xb, _) = face_centre(f, first, players), face_centre(f, last - 1, players)
             paste(image, _face_row(row, tuple(_letter(c) for c in row)), ((xa + xb) / 2, y))
 
     # the panel's rows: the active box, the colour icon
     plan = layout(state, last_turn, names, previous)
     box = _row_box(WIDTH - 2 * MARGIN - 12, ROW_H - 2)
     for seat in plan.active_rows:
-        put(image, box, (round(WIDTH / 2 - box.width / 2), round(row_centre(seat) - box.height / 2)))
+        put(image, box, (round(WIDTH / 2 - box.width / 2), round(row_centre(seat, players) - box.height / 2)))
     for seat in range(players):
-        paste(image, _icon(state.seat_colour(seat), _letter(state.seat_colour(seat))), (ICON_X, row_centre(seat)))
+        paste(image, _icon(state.seat_colour(seat), _letter(state.seat_colour(seat))),
+              (ICON_X, row_centre(seat, players)))
+    for colour, xy in plan.face_icons:
+        paste(image, _icon(colour, _letter(colour), FACE_ICON_R), xy)
 
     for t in plan.texts:      # cached opaque tiles, set word by word from cached words
         tile, ox, oy = _line_tile(t.text, t.size, t.bold, t.fill, t.bg, t.anchor, t.name)
@@ -1004,8 +1205,8 @@ _WORDS = (_NUMBERS + [f"{cell}{end}" for cell in NAMES for end in ("", ",", ".")
             "the white black red marble tumbled to placed Locked (+): which may not slide or tumble none W B R "
             "Turn The temple is complete. ◀ move".split())
 _TEMPLATE_WORDS = [w for template in GAME.terminations.values() for w in template.split() if "{" not in w]
-_FACE_WORDS = "White: Black: Red: one group groups of and no marble → point points pt pts Turn The temple is " \
-              "complete.".split()
+_FACE_WORDS = "one group groups of and no marble → point points pt pts".split()
+_STATUS_WORDS = "Turn The temple is complete.".split()
 _ROW_WORDS = "left · team point points inner (White) (Black) (Red) (White A) (Black A) (White B) (Black B) " \
              "A) B)".split()
 
@@ -1026,6 +1227,7 @@ def _warm() -> None:
                 _above_stacked(colour, lettered, _letter(colour))
     for colour in FILL:
         _icon(colour, _letter(colour))
+        _icon(colour, _letter(colour), FACE_ICON_R)
     balls = (None, "W", "B", "R")
     for n in (2, 3, 4):
         for row in itertools.product(balls, repeat=n):
@@ -1033,12 +1235,15 @@ def _warm() -> None:
     for dx in (-PITCH, 0, PITCH):
         for dy in (-PITCH, 0, PITCH):
             if dx or dy:
-                _slide_arrow(dx, dy)
+                for kind in ("hole", "placed", "tumbled"):
+                    _slide_arrow(dx, dy, kind)
     _placed_ring(RADIUS), _placed_ring(ABOVE_R, 3.5), _lock_badge(13), _lock_badge(9), _tumble_badge(13)
     for word in _WORDS:                                 # the panel's lines
         _word_tile(word, TEXT, False, INK, PANEL_FILL, False)
-    for word in (*_NUMBERS[:41], *_FACE_WORDS):         # the faces and the status
+    for word in (*_NUMBERS[:41], *_STATUS_WORDS):       # the status
         _word_tile(word, TEXT, False, INK, BACKGROUND, False)
+    for word in (*_NUMBERS[:41], *_FACE_WORDS):         # the faces
+        _word_tile(word, FACE_TEXT, False, INK, BACKGROUND, False)
     for word in (*_NUMBERS[:41], *_ROW_WORDS):          # the boxed row (player to move, winners)
         _word_tile(word, TEXT, False, INK, ACTIVE_FILL, False)
     for word in ("W", "B", "R", "·", "0", "1", "2", "3", "4", "5"):
@@ -1053,9 +1258,7 @@ def _warm() -> None:
         for kind in ("W", "B", "R", "live", "dead"):
             _cell_label(cell, kind, _letter(kind))
     for groups in sorted(set(GROUPS)):                  # every line a face can show
-        for colour in FILL:
-            _line_tile(face_line(colour, groups, groups[0] if groups else 0), TEXT, False, INK, BACKGROUND, "lm",
-                       False)
+        _line_tile(face_line(groups, groups[0] if groups else 0), FACE_TEXT, False, INK, BACKGROUND, "lm", False)
     for turn in range(1, 30):
         _line_tile(TURN_OF.format(turn=turn, turns=len(NAMES)), TEXT, False, INK, BACKGROUND, "mm", False)
     _above_playable(), _winner_badge(), _row_box(WIDTH - 2 * MARGIN - 12, ROW_H - 2)

@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engines import GAMES
 from engines.base import outcome_text
@@ -456,11 +456,11 @@ def _alpha_layer(variant: str, pastes) -> Image.Image:
 @pytest.mark.parametrize("variant, cell", [("hex", "b3"), ("hex", "d4"), ("square", "b3"), ("square", "e6")])
 def test_the_move_badge_never_covers_a_rook_a_stack_or_a_chevron(variant, cell):
     """The '×1' badge sat over the Rook and the stack sharing its cell (b3 in a square mid-game): the badges
-    (as wide as a capture of up to 9 or the Rook) never touch the ink of a Rook or of any stack above them, nor a
-    chevron across the side below them (the slot moved down towards it)."""
+    (as wide as a capture of up to 18 or the Rook) never touch the ink of a Rook or of any stack above them, nor
+    a chevron across the side below them (the slot moved down towards it)."""
     x, y = RR.cell_centre(variant, cell)
     badges = _alpha_layer(variant, [(RR._badge_sprite(t, c), RR.badge_centre(variant, cell))
-                                    for t, c in (("×R", True), ("×8", True), ("+9", False))])
+                                    for t, c in (("×R", True), ("×8", True), ("+9", False), ("×18", True))])
     contents = []
     for k in (1, 2, 3, 9, 12):
         for shared in (False, True):
@@ -481,3 +481,125 @@ def test_the_move_badge_never_covers_a_rook_a_stack_or_a_chevron(variant, cell):
     for others in (contents, chevrons):
         both = ImageChops.multiply(badges, _alpha_layer(variant, others))
         assert both.getbbox() is None, (cell, both.getbbox())
+
+
+# --- wide badges ('×12') keep clear of chevrons, pieces and coordinates ---------------------------------------
+
+def big_capture_moves(variant: str, seed: int, want: int = 8) -> list[tuple[object, str]]:
+    """Seeded random positions, each with a hybrid sowing that captures 10 or more (a two-digit '×k' badge):
+    the mover's Rook on a big stack, a few other big stacks, the other Rooks anywhere free. Every other one
+    sows a whole lap of the edge from beside an opponent's edge cell holding a big stack, so the Rook lands on
+    the first drop again and captures there: the badge's own cell carries the move's chevron."""
+    rng = random.Random(seed)
+    board = GAME.new(variant=variant).board
+    track = board.track
+    out: list[tuple[object, str]] = []
+    while len(out) < want:
+        side = rng.randrange(2)
+        counts, rooks = [0] * board.n, [-1] * board.n
+        if len(out) % 2:
+            at = rng.choice([j for j, i in enumerate(track) if board.owner[i] != 1 - side
+                             and board.owner[track[(j + 1) % len(track)]] == 1 - side])
+            home, first = track[at], track[(at + 1) % len(track)]
+            counts[home], counts[first] = len(track) - 1, rng.randrange(10, board.checkers - len(track) + 2)
+            chosen = [home, first]
+        else:
+            home = rng.choice([i for i in range(board.n) if board.owner[i] != 1 - side])
+            counts[home] = rng.randrange(10, len(track))
+            chosen = [home]
+        rooks[home] = side
+        left = board.checkers - sum(counts)
+        for i in rng.sample([i for i in range(board.n) if i not in chosen], 5):
+            counts[i] = min(left, rng.randrange(8, 16))
+            left -= counts[i]
+        free = [i for i in range(board.n) if i not in chosen]
+        for seat, i in zip((side, 1 - side, 1 - side), rng.sample(free, 3), strict=True):
+            rooks[i] = seat
+        cells = ",".join(f"{k}{'SN'[r] if r >= 0 else ''}" for k, r in zip(counts, rooks, strict=True))
+        state = GAME.decode(f"{variant} {cells} 0 1 {'SN'[side]}")
+        moves = [m for m in state.legal_moves() if sum(state.effects(m)["captured"].values()) >= 10]
+        if moves:
+            out.append((state, rng.choice(moves)))
+    return out
+
+
+BIG = {variant: big_capture_moves(variant, seed=16) for variant in ("hex", "square")}
+
+
+def near(layer: Image.Image, px: int = RR.BADGE_CLEAR) -> Image.Image:
+    """``layer`` grown by ``px`` pixels: what a badge must keep clear of to stand apart from it."""
+    return layer.filter(ImageFilter.MaxFilter(2 * px + 1))
+
+
+def _local_alpha(variant: str, pastes, boxes=()) -> Image.Image:
+    layer = _alpha_layer(variant, pastes)
+    draw = ImageDraw.Draw(layer)
+    for box in boxes:
+        draw.rectangle(box, fill=255)
+    return layer
+
+
+@pytest.mark.parametrize("variant", ["hex", "square"])
+def test_two_digit_capture_badges_touch_no_chevron_piece_or_coordinate(variant):
+    """Boards of seeded random positions where a hybrid sowing captures 10 or more: every badge the board
+    draws (where ``draw`` puts it) stays 2 px from every chevron and touches no stack or Rook of any cell and no
+    coordinate, and the board shows the capture badge's red pill there."""
+    assert any(len(text) >= 3 for state, move in BIG[variant] for _, text, _ in RR.badges(state.effects(move)))
+    seen_chevron_on_badge_cell = 0
+    for state, move in BIG[variant]:
+        after = state.play(move)
+        fx = state.effects(move)
+        marks = RR.mark_sprites(variant, fx, after)
+        badges = _alpha_layer(variant, [(s, c) for kind, s, c in marks if kind == "badge"])
+        chevrons = near(_alpha_layer(variant, [(s, c) for kind, s, c in marks if kind == "chevron"]))
+        pieces = []
+        for cell in after.board.names:
+            k, seat = after.checkers(cell), after.rook(cell)
+            if k:
+                sx, sy = RR.stack_centre(variant, cell, seat is not None)
+                pieces.append((RR._stack_sprite(k), (sx, sy + 4)))
+            if seat is not None:
+                pieces.append((RR._rook_sprite(seat), RR.rook_centre(variant, cell, k > 0)))
+        labels = _local_alpha(variant, [], [RR.label_box(variant, c) for c in after.board.names])
+        for name, others in (("chevron", chevrons), ("piece", _alpha_layer(variant, pieces)), ("label", labels)):
+            both = ImageChops.multiply(badges, others)
+            assert both.getbbox() is None, (move, name, both.getbbox())
+        cells = {cell for cell, text, _ in RR.badges(fx) if len(text) >= 3}
+        seen_chevron_on_badge_cell += any(cell in step for step in RR.trail(variant, fx) for cell in cells)
+        drawn = RR.draw(after, [move], ["Ann", "Bob"], state)
+        for kind, sprite_, (x, y) in marks:
+            if kind == "badge" and sprite_.getpixel((sprite_.width // 2, 4))[:3] == RR.CAPTURE_FILL:
+                assert close(drawn.getpixel((round(x), round(y) - sprite_.height // 2 + 4)), RR.CAPTURE_FILL, 40)
+    assert seen_chevron_on_badge_cell >= 2   # a two-digit badge's own cell carries a chevron: probed
+
+
+@pytest.mark.parametrize("variant", ["hex", "square"])
+def test_any_badge_keeps_clear_of_a_chevron_on_any_side_of_its_cell(variant):
+    """Every cell, a chevron into it across any one of its sides (a badge's cell is only ever entered: a sowing
+    never drops on its departure, and a Rook leaves only its start and vacant cells), the widest badges (a
+    capture of up to 18: half the checkers; the Rook), its cell empty, holding a big stack, a Rook, or both:
+    the badge's spot stays BADGE_CLEAR px from the chevron and touches neither the cell's stack and Rook nor
+    any coordinate."""
+    names = GAME.new(variant=variant).board.names
+    labels = _local_alpha(variant, [], [RR.label_box(variant, c) for c in names])
+    for cell in names:
+        x, y = RR.cell_centre(variant, cell)
+        for other in names:
+            xb, yb = RR.cell_centre(variant, other)
+            if not 0 < math.hypot(xb - x, yb - y) < RR.HEX_D + 1:
+                continue
+            for step in ((other, cell),):
+                chevron = near(_alpha_layer(variant, [(RR._chevron_sprite(RR.step_angle(variant, *step)),
+                                                       RR.chevron_centre(variant, *step))]))
+                for checkers, rook in ((0, None), (17, None), (0, 1), (12, 0)):
+                    for text in ("×18", "×R"):
+                        spot = RR.badge_spot(variant, cell, text, True, (step,), checkers, rook)
+                        badge = _alpha_layer(variant, [(RR._badge_sprite(text, True), spot)])
+                        own = []
+                        if checkers:
+                            sx, sy = RR.stack_centre(variant, cell, rook is not None)
+                            own.append((RR._stack_sprite(checkers), (sx, sy + 4)))
+                        if rook is not None:
+                            own.append((RR._rook_sprite(rook), RR.rook_centre(variant, cell, checkers > 0)))
+                        for others in (chevron, labels, _alpha_layer(variant, own)):
+                            assert ImageChops.multiply(badge, others).getbbox() is None, (cell, step, text, spot)

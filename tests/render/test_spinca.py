@@ -1,6 +1,7 @@
 """The Spinca board image: valid, small, deterministic, and showing what the position holds."""
 
 import io
+import math
 import random
 
 import pytest
@@ -67,7 +68,7 @@ def test_marbles_show_their_colours_in_every_view(code):
             assert not any(close(px, f, 30) for f in R.FILL.values()), (cell, px)
     for face in R.FACE_NAMES:
         for slot, cell in enumerate(s.face_cells(face)):
-            x, y = R.face_centre(face, slot)
+            x, y = R.face_centre(face, slot, s.players)
             px = img.getpixel((round(x - R.FACE_D * 0.33), round(y)))     # left of the letter
             colour = s.colour_at(cell)
             assert close(px, R.FILL[colour]) if colour else not close(px, R.FILL["B"], 60), (face, cell)
@@ -104,18 +105,22 @@ def test_last_turn_highlights_the_slide_tumble_and_placement():
     ring = (round(x - R.RADIUS - 2.5), round(y))
     assert close(marked.getpixel(ring), R.PLACED_RING, 25)
     assert not close(plain.getpixel(ring), R.PLACED_RING, 60)
-    # the slide arrow crosses the gap between 1b1 and 1c2
-    (xa, ya), (xb, yb) = R.cell_centre("1b1"), R.cell_centre("1c2")
-    mid = (round((xa + xb) / 2), round((ya + yb) / 2))
+    # the slide arrow leads from 1b1 (a marble tumbled into it) towards 1c2: its shaft's middle, between them
+    (xa, ya), (xb, yb) = R.slide_arrow_ends("1b1", "1c2", "tumbled")
+    assert R.cell_centre("1b1")[0] < xa < xb < R.cell_centre("1c2")[0]
+    assert R.cell_centre("1b1")[1] > ya > yb > R.cell_centre("1c2")[1]
+    back = (R.SLIDE_HEAD + 4) / math.hypot(xb - xa, yb - ya)         # on the shaft, just before the head
+    mid = (round(xb - (xb - xa) * back), round(yb - (yb - ya) * back))
     assert close(marked.getpixel(mid), R.SLIDE_INK, 30) and not close(plain.getpixel(mid), R.SLIDE_INK, 60)
     # the tumbled marble (2a1 dropped into 1b1) carries a blue "↓" badge
-    x, y = R.tumble_badge_centre("1b1")
+    x, y = R.tumble_badge_centre("1b1", mirrored=True)     # left of the marble: the arrow leaves on its right
+    assert R.mirrored_badges(("1b1", "1c2")) == ("1b1",)
     badge = (round(x - 7), round(y))
     assert close(marked.getpixel(badge), R.TUMBLE_FILL, 30)
     assert not close(plain.getpixel(badge), R.TUMBLE_FILL, 60)
     # without ``previous`` the tumble is read off the locked set: same board (only the panel's words differ)
     # (compared before PNG encoding, whose palette depends on the whole picture)
-    box = (0, 0, R.WIDTH, round(R.ROW_C) - 4)
+    box = (0, 0, R.WIDTH, round(R.panel_top(t.players)) - 4)
     guessed = R.draw(t, ["1b1-1c2 2a1"], None, None).crop(box)
     assert guessed.tobytes() == R.draw(t, ["1b1-1c2 2a1"], None, s).crop(box).tobytes()
     # other cells are unchanged by the highlighting
@@ -128,7 +133,7 @@ def test_double_tumble_marks_both_landings():
     t = s.play("1c1-1d1 1a4")
     img = image(t, last_turn=["1c1-1d1 1a4"], previous=s)
     for cell in ("1c1", "2b1"):
-        x, y = R.tumble_badge_centre(cell)
+        x, y = R.tumble_badge_centre(cell, cell in R.mirrored_badges(("1c1", "1d1")))
         assert close(img.getpixel((round(x - 7), round(y))), R.TUMBLE_FILL, 30), cell
 
 

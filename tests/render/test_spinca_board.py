@@ -3,6 +3,7 @@ size and bytes every time. Each defect players reported has a probe here that th
 path (revision c630da8) fails."""
 
 import io
+import math
 import os
 import random
 import subprocess
@@ -12,11 +13,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.i18n import board_texts
 from engines import GAMES
 from engines.base import outcome_text
-from render import board_png
+from engines.spinca import GROUPS, parse_turn
+from render import board_png, texts
 from render import spinca as R
-from render.common import MAX_PNG_BYTES, WINNER, font, luminance
+from render.common import BACKGROUND, INK, MAX_PNG_BYTES, WINNER, font, luminance
 
 GAME = GAMES["spinca"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,7 +135,7 @@ def test_face_and_marble_letters_are_legible():
     for slot, cell in enumerate(s.face_cells("S")):
         colour = s.colour_at(cell)
         if colour:
-            x, y = map(round, R.face_centre("S", slot))
+            x, y = map(round, R.face_centre("S", slot, s.players))
             h = round(R.FACE_D * 0.3)
             assert ink_height(img, (x - h, y - h, x + h, y + h), R.FILL[colour]) >= 16, cell
     for cell in ("1a1", "1b1", "2a1"):        # the colour letter, below the cell name
@@ -149,14 +152,17 @@ def test_faces_say_groups_and_points_in_words():
     """Defect: `W: [2, 2] → 2` was cryptic. The §7.4 face table, as a player reads it."""
     plan = R.layout(GAME.decode(TIE_74), names=["Ann", "Bob"])
     assert [t.text for t in plan.by_role("face")] == [
-        "White: one group of 5 → 5 points", "Black: groups of 2 and 2 → 2 points",     # S
-        "White: one group of 1 → 1 point", "Black: one group of 8 → 8 points",         # E
-        "White: one group of 4 → 4 points", "Black: one group of 5 → 5 points",        # N
-        "White: one group of 7 → 7 points", "Black: one group of 2 → 2 points",        # W
+        "one group of 5 → 5 points", "groups of 2 and 2 → 2 points",     # S
+        "one group of 1 → 1 point", "one group of 8 → 8 points",         # E
+        "one group of 4 → 4 points", "one group of 5 → 5 points",        # N
+        "one group of 7 → 7 points", "one group of 2 → 2 points",        # W
     ]
-    assert R.face_line("R", (), 0) == "Red: no marble → 0 points"
-    assert R.face_line("B", (1, 3), 1) == "Black: groups of 1 and 3 → 1 point"
-    assert R.face_line("B", (1, 1, 3), 1) == "Black: groups 1, 1, 3 → 1 point"       # terser when long
+    # each line starts with its colour's marble, letter and all, level with the line
+    assert [(c, y) for c, (_, y) in plan.face_icons] == [(c, t.xy[1]) for c, t in zip("WB" * 4, plan.by_role("face"),
+                                                                                       strict=True)]
+    assert R.face_line((), 0) == "no marble → 0 points"
+    assert R.face_line((1, 3), 1) == "groups of 1 and 3 → 1 point"
+    assert R.face_line((1, 1, 3), 1) == "groups 1, 1, 3 → 1 point"       # terser when long
 
 
 def test_face_lines_fit_beside_their_triangles():
@@ -176,7 +182,7 @@ def test_a_long_name_is_shortened_and_keeps_its_seat_tag(players, seat_tag):
     plan = R.layout(s, names=names)
 
     def row0(role):
-        found, = [t for t in plan.by_role(role) if t.xy[1] == R.row_centre(0)]
+        found, = [t for t in plan.by_role(role) if t.xy[1] == R.row_centre(0, s.players)]
         return found
     name, tag, stats = row0("row-name"), row0("row-tag"), row0("row-stats")
     assert name.text.endswith("…") and LONG.startswith(name.text[:-1])
@@ -215,13 +221,13 @@ def test_a_finished_game_shows_the_winner_badge_and_the_whole_end_sentence(code,
     assert plan.end_sentence.endswith(".")
     for t in plan.by_role("end"):
         x0, y0, x1, y1 = t.box()
-        assert R.MARGIN < x0 and x1 <= R.WIDTH - R.MARGIN and R.ROW_C < y0 and y1 <= R.height(s.players)
+        assert R.MARGIN < x0 and x1 <= R.WIDTH - R.MARGIN and R.panel_top(s.players) < y0 and y1 <= R.height(s.players)
     # the winners wear the winner badge (a gold star), the others do not
     img = image(s, names=names)
     for seat in range(s.players):
-        star = (round(R.STATUS_X + 0.6 * R.BADGE_SIZE), round(R.row_centre(seat)))
+        star = (round(R.STATUS_X + 0.6 * R.BADGE_SIZE), round(R.row_centre(seat, s.players)))
         assert close(img.getpixel(star), WINNER, 30) == (seat in s.winners), seat
-    assert [round(y) for _, y in plan.badges] == [round(R.row_centre(w)) for w in s.winners]
+    assert [round(y) for _, y in plan.badges] == [round(R.row_centre(w, s.players)) for w in s.winners]
 
 
 def test_a_team_win_badges_both_partners():
@@ -273,16 +279,18 @@ def test_highlights_read_by_luminance_under_colour_blindness(vision):
     x, y = R.cell_centre("2a1")
     band, outer = px((x - R.RADIUS - 2.5, y)), px((x - R.RADIUS - 7, y))
     assert contrast(band, outer) >= 3 and contrast(outer, simulate(R.GRID_FILL, m)) >= 3
-    # the slide arrow: a dark core in a light casing
-    (xa, ya), (xb, yb) = R.cell_centre("1b1"), R.cell_centre("1c2")
-    mx, my = (xa + xb) / 2, (ya + yb) / 2
-    casing = max((px((mx + d, my + d)) for d in range(3, 8)), key=luminance)
+    # the slide arrow: a dark core in a light casing (across its shaft, just before the head)
+    (xa, ya), (xb, yb) = R.slide_arrow_ends("1b1", "1c2", "tumbled")
+    length = math.hypot(xb - xa, yb - ya)
+    mx, my = xb - (xb - xa) * (R.SLIDE_HEAD + 4) / length, yb - (yb - ya) * (R.SLIDE_HEAD + 4) / length
+    nx, ny = (yb - ya) / length, (xa - xb) / length
+    casing = max((px((mx + d * nx, my + d * ny)) for d in range(2, 7)), key=luminance)
     assert contrast(px((mx, my)), casing) >= 3
     # the lock: an ink "+" on a gold disc; the tumble: a white "↓" on a blue disc
     assert contrast(simulate(R.LOCK_FILL, m), simulate(R.INK, m)) >= 3
     assert contrast(simulate(R.TUMBLE_FILL, m), (255, 255, 255)) >= 3
     # the player to move: a box with an ink outline
-    top = round(R.row_centre(t.to_move) - (R.ROW_H - 2) / 2)
+    top = round(R.row_centre(t.to_move, s.players) - (R.ROW_H - 2) / 2)
     outline = min((px((R.WIDTH / 2, top + d)) for d in range(4)), key=luminance)
     assert contrast(outline, simulate(R.PANEL_FILL, m)) >= 3
     # the marbles stay apart by lightness too (their letters carry them in any case)
@@ -290,17 +298,24 @@ def test_highlights_read_by_luminance_under_colour_blindness(vision):
     assert lum[2] - lum[1] > 0.3 and lum[1] - lum[0] > 0.02
 
 
-def test_the_face_blocks_of_three_players_do_not_touch():
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_face_blocks_do_not_touch(players):
     """With three colours a face block holds its title and three lines: the last line's ink must stay clear of
-    the next block's title (they touched), by at least FACE_GAP_MIN pixels."""
-    state = GAME.new(players=3, seed=3)
+    the next block's title (they touched), by at least FACE_GAP_MIN pixels; each triangle stays in its block."""
+    state = GAME.new(players=players, seed=3)
     faces = [t for t in R.layout(state).texts if t.role == "face"]
-    assert len(faces) == 12
+    colours = len(state.colours)
+    assert len(faces) == 4 * colours
     for i, face in enumerate(R.FACE_NAMES[1:]):
-        last_line = faces[3 * i + 2]
-        title_top = R.face_top(face) + R.FACE_TITLE_DY + font(R.TEXT, True).getbbox("South face", anchor="lm")[1]
-        ink_bottom = last_line.xy[1] + font(R.TEXT).getbbox("Red: one group of 1 → 1 point", anchor="lm")[3]
+        last_line = faces[colours * i + colours - 1]
+        title_top = R.face_line_centre(face, players, 0) + font(R.FACE_TEXT, True).getbbox("South face",
+                                                                                         anchor="lm")[1]
+        ink_bottom = last_line.xy[1] + font(R.FACE_TEXT).getbbox("one group of 1 → 1 point", anchor="lm")[3]
         assert title_top - ink_bottom >= FACE_GAP_MIN, face
+    for face in R.FACE_NAMES:
+        top, bottom = R.face_top(face, players), R.face_top(face, players) + R.face_block(players)
+        assert top <= R.face_centre(face, 8, players)[1] - R.FACE_D / 2
+        assert R.face_centre(face, 0, players)[1] + R.FACE_D / 2 <= bottom
 
 
 FACE_GAP_MIN = 4
@@ -317,10 +332,130 @@ def test_the_lock_and_tumble_badges_leave_every_label_of_the_exploded_levels_cle
     and tumble badges, where the board puts them, leave the ink boxes of every cell name and colour letter clear."""
     layer = Image.new("RGBA", (R.WIDTH, 1200), (0, 0, 0, 0))
     for cell in R.NAMES:
-        R.paste(layer, R._lock_badge(13), R.lock_badge_centre(cell))
-        R.paste(layer, R._tumble_badge(13), R.tumble_badge_centre(cell))
+        for mirrored in (False, True):              # on the right, or on the left out of a slide arrow's way
+            R.paste(layer, R._lock_badge(13), R.lock_badge_centre(cell, mirrored))
+            R.paste(layer, R._tumble_badge(13), R.tumble_badge_centre(cell, mirrored))
     alpha = layer.getchannel("A").point(lambda a: 255 if a > 24 else 0)
     covered = [cell for cell in R.NAMES
                if alpha.crop(_ink_box(R.cell_centre(cell), cell, R.NAME_DY)).getbbox() is not None
                or alpha.crop(_ink_box(R.cell_centre(cell), "W", R.LETTER_DY)).getbbox() is not None]
     assert covered == []
+
+
+# --- On a phone: the face table shown 400 px wide -----------------------------------------------------------
+PHONE_WIDTH = 400           # how wide a phone shows a board inline
+PHONE_GLYPH = 12            # the least height (px) there of a face line's glyphs, ascender top to descender foot
+                            # (the 24 px lines measured 10-11 px)
+
+
+def on_a_phone(img: Image.Image) -> tuple[Image.Image, float]:
+    k = PHONE_WIDTH / img.width
+    return img.resize((PHONE_WIDTH, round(img.height * k)), Image.Resampling.LANCZOS), k
+
+
+def glyph_height(small: Image.Image, box: tuple[int, int, int, int]) -> int:
+    """The rows of ``box`` holding a pixel nearer the text's ink than the background: its glyphs' height."""
+    x0, y0, x1, y1 = box
+
+    def inky(p) -> bool:
+        return sum((a - b) ** 2 for a, b in zip(p, INK, strict=True)) < sum(
+            (a - b) ** 2 for a, b in zip(p, BACKGROUND, strict=True))
+    rows = [y for y in range(y0, y1) if any(inky(small.getpixel((x, y))) for x in range(x0, x1))]
+    return rows[-1] - rows[0] + 1 if rows else 0
+
+
+@pytest.fixture
+def catalog():
+    """The bot's own tables (its German catalog), as the render processes get them."""
+    texts.install(board_texts())
+    yield
+    texts.install(None)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_face_table_reads_on_a_phone(catalog, players, language):
+    """Defect: shown 400 px wide (a phone), the face table's text was about 10 px tall. Every face line's glyphs
+    are now at least PHONE_GLYPH px tall there, whole (no '…'), beside their triangle and inside the board."""
+    s, prev, move = play(players, 20, seed=40 + players)
+    small, k = on_a_phone(image(s, last_turn=[move], previous=prev, names=["Ann", "Bob", "Cy", "Di"][:players],
+                                language=language))
+    with texts.speaking(language):
+        lines = R.layout(s, [move], ["Ann", "Bob", "Cy", "Di"][:players], prev).by_role("face")
+    assert len(lines) == 4 * len(s.colours)
+    for line in lines:
+        x0, y0, x1, y1 = line.box()
+        assert "…" not in line.text and x0 >= R.FACE_X0 + 4 * R.FACE_D and x1 <= R.WIDTH - R.MARGIN, line.text
+        small_box = (math.ceil(x0 * k), math.ceil(y0 * k), math.floor(x1 * k), math.floor(y1 * k))
+        assert glyph_height(small, small_box) >= PHONE_GLYPH, (line.text, glyph_height(small, small_box))
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_face_line_fits_whole_in_its_column(catalog, language):
+    """Any colour's groups on any face (every subset of its nine points), in words at FACE_TEXT px: whole (the
+    tersest form at worst, never cut with '…') and within the column beside the triangles."""
+    with texts.speaking(language):
+        for groups in sorted(set(GROUPS)):
+            line = R.face_line(groups, groups[0] if groups else 0)
+            assert "…" not in line and R.text_width(line, R.FACE_TEXT) <= R.FACE_TEXT_W, line
+            assert (language == "en") == line.startswith(("no ", "one ", "groups ")), line    # translated
+
+
+# --- The slide arrow stays off every cell's texts -------------------------------------------------------------
+
+def _slides_of_random_games() -> dict[tuple[int, int, str], tuple]:
+    """The first slide of each direction and each thing its source holds after the turn (a hole, the turn's
+    placed marble, a tumbled marble) in seeded random games of 2, 3 and 4 players (slides preferred)."""
+    found: dict[tuple[int, int, str], tuple] = {}
+    for seed in range(60):
+        rng = random.Random(seed)
+        s = GAME.new(2 + seed % 3)
+        while not s.is_over:
+            moves = s.legal_moves()
+            move = rng.choice([m for m in moves if "-" in m] or moves)
+            prev, s = s, s.play(move)
+            if "-" in move:
+                src, dst, place = (R.NAMES[i] for i in parse_turn(move))
+                kind = "hole" if s.colour_at(src) is None else "placed" if place == src else "tumbled"
+                (xa, ya), (xb, yb) = R.cell_centre(src), R.cell_centre(dst)
+                found.setdefault((round(xb - xa), round(ya - yb), kind), (s, prev, move, src, dst))
+    return found
+
+
+SLIDES = _slides_of_random_games()
+
+
+def test_random_games_slide_every_way():
+    assert len(SLIDES) == 8 * 3        # 8 directions, 3 kinds of source: every arrow below is probed
+
+
+@pytest.mark.parametrize("key", sorted(SLIDES))
+def test_the_slide_arrow_crosses_no_cell_s_name_or_letter(key):
+    """The arrow ran over the names of its own cells ('1b2'), which were redrawn over it with a halo. Now no
+    pixel of the arrow, where the board pastes it, lies in the ink box (2 px round it) of any cell's name or
+    colour letter, its two cells' and every other; the board shows it there (its blue core), pointing from the
+    source towards the target."""
+    s, prev, move, src, dst = SLIDES[key]
+    kind = key[2]
+    arrow_, centre = R.slide_arrow(src, dst, kind)
+    layer = Image.new("RGBA", (R.WIDTH, R.height(s.players)), (0, 0, 0, 0))
+    R.paste(layer, arrow_, centre)
+    alpha = layer.getchannel("A")
+    touched = []
+    for cell in R.NAMES:
+        c = R.cell_centre(cell)
+        boxes = ([_ink_box(c, cell, R.NAME_DY), _ink_box(c, R._letter(s.colour_at(cell)), R.LETTER_DY)]
+                 if s.colour_at(cell) else [_ink_box(c, cell, 0)])
+        touched += [cell for box in boxes if alpha.crop(box).getbbox() is not None]
+    assert touched == [], (move, touched)
+    # the board draws that arrow, whole: its opaque core shows SLIDE_INK on the board (no badge covers it)
+    marked = R.draw(s, [move], None, prev)
+    x0, y0, x1, y1 = alpha.getbbox()
+    core = [xy for xy in ((x, y) for x in range(x0, x1) for y in range(y0, y1))
+            if alpha.getpixel(xy) == 255 and close(layer.getpixel(xy)[:3], R.SLIDE_INK, 8)]
+    hidden = [xy for xy in core if not close(marked.getpixel(xy), R.SLIDE_INK, 30)]
+    assert len(core) >= 60 and hidden == [], (move, len(core), hidden[:5])
+    # from the source towards the target: its tip nearer the target than its tail
+    tail, tip = R.slide_arrow_ends(src, dst, kind)
+    target = R.cell_centre(dst)
+    assert math.dist(tip, target) < math.dist(tail, target) - 20 and math.dist(tail, tip) >= 34
