@@ -466,7 +466,8 @@ class _Stopping:
 async def test_a_match_claimed_between_a_claimers_look_and_its_lock_is_left_to_the_first(pg_url, clock):
     """Process "b" has seen two matches with due rows and no claim; before it holds them, process "a" claims
     the first and commits. "b" must take the second only (the check of claims once the matches are held):
-    taking the first too would hand one match's rows to two processes to post."""
+    taking the first too would hand one match's rows to two processes to post. (PostgreSQL only: a SQLite
+    transaction holds the whole database from its look to its claim, so no claim can land in between there.)"""
     async with two_processes(pg_url, clock) as (one, two):
         first, second = await started(one), await started(one)
         now, until = iso(clock()), iso(clock() + timedelta(minutes=2))
