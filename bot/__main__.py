@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import multiprocessing
 import signal
@@ -92,11 +93,21 @@ def run_bot(config: Config, token: str) -> int:
 
     from bot.discord.client import make_bot
     bot = make_bot(config)
+    freeze_start_up_heap()
     try:
         return asyncio.run(serve(bot, config, lambda: bot.start(token)))
     except LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return 2
+
+
+def freeze_start_up_heap() -> None:
+    """Put the objects made so far (the modules, registries and tables: they live as long as the process) out of
+    the garbage collector's walks. A full collection falls due at any allocation — in the middle of reading a
+    record, say — and holds every thread meanwhile; walking the start-up heap of the bot's imports (about 60,000
+    objects) made each one cost 30 ms on the shared 2-core machine, the frozen heap about nothing."""
+    gc.collect()
+    gc.freeze()
 
 
 # ---- the bot's lifecycle: health endpoint, signals, clean stop ----

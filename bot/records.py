@@ -70,7 +70,7 @@ TURN_NUMBER = 7                   # digits of a turn number
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)    # slots: a third of the cost of making one, and a record makes hundreds
 class RecordTurn:
     number: int
     seat: int

@@ -154,6 +154,22 @@ async def test_two_dispatchers_on_one_database_deliver_each_row_exactly_once(db_
         await other_db.close()
 
 
+async def test_a_claimer_leaves_the_rows_of_a_match_another_claimer_holds(db_path, services, clock):
+    """Process "a" holds the rows of one match (it is delivering them); process "b", on its own connection,
+    claims what is due and gets the other match's rows only, and "a"'s claim stands."""
+    held, free = await started(services), await started(services)
+    lease = services.ctx.later(_minutes(2))
+    mine = await services.outbox.claim(now=services.ctx.now(), until=lease, owner="a", match_id=held.id)
+    assert mine
+    other_db = await Database.open(db_path)
+    try:
+        theirs = await Services(other_db, clock=clock).outbox.claim(now=services.ctx.now(), until=lease, owner="b")
+    finally:
+        await other_db.close()
+    assert theirs and {r.match_id for r in theirs} == {free.id}
+    assert all([await services.outbox.done(None, r.id, now=services.ctx.now(), owner="a") for r in mine])
+
+
 async def test_claims_of_a_process_that_died_are_taken_back_at_start_up(services, clock):
     record = Recorder()
     match = await started(services)

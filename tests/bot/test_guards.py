@@ -25,6 +25,7 @@ from bot.store import Database
 from bot.store.archive import decode
 from bot.store.archives import ArchiveStore
 from bot.store.db import Tx
+from bot.store.outbox import OutboxStore
 from bot.store.rows import Announcement, Start, TurnClock
 from tests.bot.support import GUILD, boards, cards, said
 from tests.conftest import ANN, BOB, CHANNEL, CY, DEE, FakeClock
@@ -432,6 +433,53 @@ async def test_a_claim_taken_over_is_marked_only_by_its_new_owner(services, cloc
     assert not await services.outbox.done(None, rows[0].id, now=iso(clock()), owner="slow")
     assert rows[0].id in [r.id for r in await services.outbox.pending(match.id)]
     assert await services.outbox.done(None, rows[0].id, now=iso(clock()), owner="next")
+
+
+class StopsBeforeItsLock:
+    """A claimer's database whose transaction stops after its look at the free matches, before its lock on them
+    (``Tx.lock_free_matches``), until let go: there another process's claim can commit, as the event loop or
+    the operating system may let it at any time. Transactions begun after the release run straight through."""
+
+    def __init__(self, db: Database):
+        self.db = db
+        self.stopped, self.go = asyncio.Event(), asyncio.Event()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self.db.transaction() as tx:
+            yield _Stopping(tx, self)
+
+
+class _Stopping:
+    def __init__(self, tx: Tx, where: StopsBeforeItsLock):
+        self._tx, self._where = tx, where
+
+    def __getattr__(self, name: str):
+        return getattr(self._tx, name)
+
+    async def lock_free_matches(self, match_ids):
+        self._where.stopped.set()
+        await self._where.go.wait()
+        return await self._tx.lock_free_matches(match_ids)
+
+
+async def test_a_match_claimed_between_a_claimers_look_and_its_lock_is_left_to_the_first(pg_url, clock):
+    """Process "b" has seen two matches with due rows and no claim; before it holds them, process "a" claims
+    the first and commits. "b" must take the second only (the check of claims once the matches are held):
+    taking the first too would hand one match's rows to two processes to post. (PostgreSQL only: a SQLite
+    transaction holds the whole database from its look to its claim, so no claim can land in between there.)"""
+    async with two_processes(pg_url, clock) as (one, two):
+        first, second = await started(one), await started(one)
+        now, until = iso(clock()), iso(clock() + timedelta(minutes=2))
+        stopping = StopsBeforeItsLock(two.db)
+        claiming = asyncio.create_task(OutboxStore(stopping).claim(now=now, until=until, owner="b"))  # type: ignore[arg-type]
+        await asyncio.wait_for(stopping.stopped.wait(), timeout=HANG * 0.02)
+        mine = await one.outbox.claim(now=now, until=until, owner="a", match_id=first.id)
+        stopping.go.set()
+        theirs = await claiming
+        assert mine and theirs
+        assert {r.match_id for r in theirs} == {second.id}
+        assert all([await one.outbox.done(None, r.id, now=now, owner="a") for r in mine])
 
 
 # ---- the archiver waits for every announcement -------------------------------------------------------------------
