@@ -346,6 +346,7 @@ class _StashTexts(dict[tuple[int, tuple[int, ...]], str]):
 
 
 _STASH_TEXTS = _StashTexts()
+_NO_STASH = " ".join(["-"] * 4)  # the four stash fields when every hand and ledge is empty
 
 
 def _compact(cell: int) -> str:
@@ -514,7 +515,8 @@ class QuincalaState(State):
         g, names, ph = self.geo, self.geo.names, self.phase
         # itemgetter looks every dot up in C (a board has dozens of dots, so it always returns a tuple)
         towers = ",".join(itemgetter(*self.cells)(_TOWER_TABLE))
-        stash = " ".join(map(_STASH_TEXTS.__getitem__, zip(_STASH_COLOUR, self.stash, strict=True)))
+        stash = (" ".join(map(_STASH_TEXTS.__getitem__, zip(_STASH_COLOUR, self.stash, strict=True)))
+                 if any(self.stash) else _NO_STASH)   # after a whole turn every tray is all but always empty
         phase = "place" if ph == PLACE else "placed" if ph == PLACED else f"leg@{names[ph]}"
         immune = ",".join([f"{names[d]}:{s}" for d, s in self.immune]) if self.immune else "-"
         gained = ",".join([f"{names[d]}:{s}" for d, s in self.gained]) if self.gained else "-"
