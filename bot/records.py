@@ -212,10 +212,13 @@ def read_tag(line: str) -> tuple[str, str] | None:
     if len(quoted) == len(rest) or not quoted.startswith('"') or len(quoted) < 3:
         return None
     inner = quoted[1:-2]                           # between the opening quote and the closing '"]'
-    bare = _ESCAPED.sub("", inner)                 # what is left once every escaped character is taken out
+    # split in C into the text between escapes and the escaped characters, alternately (a substitution with
+    # the template r"\1" calls back into Python for every escape: 0.25 ms for a long name full of them)
+    pieces = _ESCAPED.split(inner)
+    bare = "".join(pieces[::2])                    # what is left once every escaped character is taken out
     if '"' in bare or bare.endswith("\\"):         # an unescaped quote inside, or the closing quote escaped
         return None
-    return word.group(), _ESCAPED.sub(r"\1", inner)
+    return word.group(), "".join(pieces)
 
 
 def read_turn_line(line: str) -> TurnLine | None:
