@@ -1455,6 +1455,9 @@ class QuincalaGame(Game):
         counts = [[0] * (k + 1) for _ in range(2)]
         cells = []
         for i, t in enumerate(dots):
+            if t == ".":  # an empty dot, most of them: nothing to check (and no phrase made for a refusal)
+                cells.append(0)
+                continue
             name = geo.names[i]
             pieces = self._pieces(t, k, phrase("The dot {name}", name=name))
             cell = 0
