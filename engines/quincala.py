@@ -319,16 +319,19 @@ def _tower_text(cell: int) -> str:
     return "".join(out)
 
 
-class _TowerTexts(dict[int, str]):
-    """``_tower_text`` of each cell met so far (``encode`` writes every dot of every position a record replays; a
-    board holds few distinct towers, and a cell holds at most 2 x 8 size bits, so this stays small)."""
+def _tower_table(sizes: int) -> tuple[str | None, ...]:
+    """``_tower_text`` of every cell a board of at most ``sizes`` sizes can hold, indexed by the cell: ``encode``
+    writes every dot of every position a record replays, and indexing a tuple is twice as fast as looking up a
+    dict (None at the indices no such cell has: sizes above ``sizes``, which no position holds)."""
+    full = (1 << sizes) - 1
+    table: list[str | None] = [None] * ((full << SH | full) + 1)
+    for white in range(full + 1):
+        for black in range(full + 1):
+            table[white | black << SH] = _tower_text(white | black << SH)
+    return tuple(table)
 
-    def __missing__(self, cell: int) -> str:
-        text = self[cell] = _tower_text(cell)
-        return text
 
-
-_TOWER_TEXTS = _TowerTexts()
+_TOWER_TABLE = _tower_table(max(board.sizes for board in BOARDS.values()))
 _STASH_COLOUR = (0, 1, 1, 0)  # the colour of the pieces in each stash field: a ledge holds the other's
 
 
@@ -343,6 +346,7 @@ class _StashTexts(dict[tuple[int, tuple[int, ...]], str]):
 
 
 _STASH_TEXTS = _StashTexts()
+_NO_STASH = " ".join(["-"] * 4)  # the four stash fields when every hand and ledge is empty
 
 
 def _compact(cell: int) -> str:
@@ -510,8 +514,9 @@ class QuincalaState(State):
     def encode(self) -> str:
         g, names, ph = self.geo, self.geo.names, self.phase
         # itemgetter looks every dot up in C (a board has dozens of dots, so it always returns a tuple)
-        towers = ",".join(itemgetter(*self.cells)(_TOWER_TEXTS))
-        stash = " ".join(map(_STASH_TEXTS.__getitem__, zip(_STASH_COLOUR, self.stash, strict=True)))
+        towers = ",".join(itemgetter(*self.cells)(_TOWER_TABLE))
+        stash = (" ".join(map(_STASH_TEXTS.__getitem__, zip(_STASH_COLOUR, self.stash, strict=True)))
+                 if any(self.stash) else _NO_STASH)   # after a whole turn every tray is all but always empty
         phase = "place" if ph == PLACE else "placed" if ph == PLACED else f"leg@{names[ph]}"
         immune = ",".join([f"{names[d]}:{s}" for d, s in self.immune]) if self.immune else "-"
         gained = ",".join([f"{names[d]}:{s}" for d, s in self.gained]) if self.gained else "-"
@@ -1450,6 +1455,9 @@ class QuincalaGame(Game):
         counts = [[0] * (k + 1) for _ in range(2)]
         cells = []
         for i, t in enumerate(dots):
+            if t == ".":  # an empty dot, most of them: nothing to check (and no phrase made for a refusal)
+                cells.append(0)
+                continue
             name = geo.names[i]
             pieces = self._pieces(t, k, phrase("The dot {name}", name=name))
             cell = 0

@@ -143,6 +143,8 @@ def test_oversized_and_non_text_files_are_refused_unread():
         parse_bytes(b" " * (MAX_RECORD_BYTES + 1))
     with pytest.raises(BadInput, match="not UTF-8"):
         parse_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(BadInput, match="at most 262,144"):      # a text is measured in UTF-8 bytes, not characters
+        parse("名" * (MAX_RECORD_BYTES // 3 + 1))
     with pytest.raises(BadInput, match="no Game tag"):
         parse("")
 

@@ -133,12 +133,13 @@ def test_encode_is_the_plain_writers_code(variant):
     assert seen > 1000
 
 
-def test_encode_tower_text_cache_holds_what_the_writer_writes():
-    q._TOWER_TEXTS.clear()
-    st = _random_states("5", seed=3, plies=60)[-1]
-    st.encode()
-    assert q._TOWER_TEXTS and all(q._TOWER_TEXTS[c] == q._tower_text(c) for c in st.cells)
-    assert q._TOWER_TEXTS[0] == "." and q._TOWER_TEXTS[1 | 1 << q.SH] == "w1b1"
+def test_encode_tower_table_holds_what_the_writer_writes_for_every_cell_of_every_board():
+    k = max(board.sizes for board in q.BOARDS.values())
+    cells = {w | b << q.SH for w in range(1 << k) for b in range(1 << k)}
+    assert all(q._TOWER_TABLE[c] == q._tower_text(c) for c in cells)
+    assert all(text is None for c, text in enumerate(q._TOWER_TABLE) if c not in cells)
+    assert q._TOWER_TABLE[0] == "." and q._TOWER_TABLE[1 | 1 << q.SH] == "w1b1"
+    assert q._TOWER_TABLE[0b11111 | 0b10100 << q.SH] == "w1w2w3b3w4w5b5"
 
 
 @pytest.mark.parametrize("variant", ["5", "3"])
