@@ -127,6 +127,13 @@ class GameBot(discord.Client):
             return None
         return await self.services.pages.url(self.config.public_url, match.id, match.row.guild_id)
 
+    async def tournament_page_url(self, tournament_id: int, guild_id: int) -> str | None:
+        """The link to a tournament's page (its standings and its rounds' games) when this bot serves pages and
+        the server allows them; None otherwise. Only reads."""
+        if not self.config.web_enabled or not self.config.public_url:
+            return None
+        return await self.services.pages.tournament_url(self.config.public_url, tournament_id, guild_id)
+
     async def setup_hook(self) -> None:
         if self._services is None:
             self._services = await Services.open(self.config.database_path)
