@@ -8,12 +8,13 @@ only order players still tied, so they are not columns. A round robin's crosstab
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import discord
 
 from bot.i18n import N_, _
-from bot.tournaments.scoring import StandingRow, figure
+from bot.services.tournament_views import StandingView
+from bot.tournaments.scoring import figure
 from render.standings import Row, Sheet
 
 STANDINGS_FILE = "standings.png"
@@ -22,19 +23,18 @@ SHOWN_TIEBREAKS = (N_("SB"), N_("BH-1"), N_("Wins"))   # Sonneborn–Berger, Buc
 TIEBREAK_NOTE = N_("Tiebreaks: Sonneborn–Berger (SB), Buchholz cut-1 (BH-1), direct encounter, wins, rating.")
 
 
-def sheet(title: str, rows: Sequence[StandingRow], names: Mapping[int, str],
-          crosstable: tuple[tuple[str, ...], ...] | None = None) -> Sheet:
-    """The standings ``rows`` (in order) as a sheet titled ``title``; ``names``: entrant id → display name."""
+def sheet(title: str, rows: Sequence[StandingView], crosstable: tuple[tuple[str, ...], ...] | None = None) -> Sheet:
+    """The standings ``rows`` (in order) as a sheet titled ``title``; a withdrawn entrant's name in brackets."""
     headers = (_("#"), _("Player"), _("Points"), *(_(t) for t in SHOWN_TIEBREAKS))
     return Sheet(title, headers, tuple(
-        Row(str(r.rank), names.get(r.entrant, "?"), figure(r.points) or "0",
+        Row(str(r.rank), f"({r.name})" if r.withdrawn else r.name, figure(r.points) or "0",
             (figure(r.sonneborn_berger) or "0", figure(r.buchholz_cut1) or "0", str(r.wins)))
         for r in rows), crosstable)
 
 
-def alt_text(title: str, rows: Sequence[StandingRow], names: Mapping[int, str]) -> str:
+def alt_text(title: str, rows: Sequence[StandingView]) -> str:
     """The standings in words, for screen readers (the image's description) and for a post the image left."""
-    lines = [title] + [_("{rank}. {name}: {points} points").format(rank=r.rank, name=names.get(r.entrant, "?"),
+    lines = [title] + [_("{rank}. {name}: {points} points").format(rank=r.rank, name=r.name,
                                                                       points=figure(r.points) or "0") for r in rows]
     text = "\n".join(lines)
     return text if len(text) <= MAX_ALT_TEXT else text[:MAX_ALT_TEXT - 1] + "…"

@@ -7,6 +7,7 @@ import asyncio
 
 from bot.discord.tournament_sheet import alt_text, sheet
 from bot.i18n import speaking
+from bot.services.tournament_views import StandingView
 from bot.tournaments import roundrobin
 from bot.tournaments.model import Entrant, TableKind
 from bot.tournaments.scoring import crosstable, standings
@@ -27,13 +28,15 @@ def _finished_round_robin():
                 t = t.finish((1, 1) if {a, b} == {2, 3} else (1, 2) if a < b else (2, 1))
             tables.append(t)
     rows = standings(entrants, tables)
-    return rows, crosstable([r.entrant for r in rows], tables)
+    views = [StandingView(r.rank, r.entrant, NAMES[r.entrant], r.points, r.sonneborn_berger, r.buchholz_cut1,
+                          r.direct_encounter, r.wins, r.rating, r.games) for r in rows]
+    return views, crosstable([r.entrant for r in rows], tables)
 
 
 def test_a_german_sheet_has_german_headers_and_the_hand_computed_figures():
     rows, cross = _finished_round_robin()
     with speaking("de"):
-        drawn = sheet("Herbstturnier", rows, NAMES, cross)
+        drawn = sheet("Herbstturnier", rows, cross)
     assert drawn.headers == ("#", "Spieler", "Punkte", "SB", "BH-1", "Siege")
     # Ann 3, Bob 1½ (beat Dee, drew Cy), Cy 1½ (beat Dee, drew Bob), Dee 0
     assert [(r.rank, r.name, r.points) for r in drawn.rows] == [
@@ -44,14 +47,14 @@ def test_a_german_sheet_has_german_headers_and_the_hand_computed_figures():
 def test_the_alt_text_lists_every_player_with_their_points():
     rows, _ = _finished_round_robin()
     with speaking("de"):
-        text = alt_text("Herbstturnier", rows, NAMES)
+        text = alt_text("Herbstturnier", rows)
     assert text.splitlines() == ["Herbstturnier", "1. Ann: 3 Punkte", "2. Bob: 1½ Punkte", "2. Cy: 1½ Punkte",
                                  "4. Dee: 0 Punkte"]
 
 
 def test_a_worker_process_draws_the_bytes_drawn_here():
     rows, cross = _finished_round_robin()
-    drawn = sheet("Autumn", rows, NAMES, cross)
+    drawn = sheet("Autumn", rows, cross)
 
     async def in_the_pool() -> bytes:
         pool = RenderPool(1)
