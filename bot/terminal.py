@@ -129,8 +129,8 @@ class Table:
         self.out = out
         self.write = write
         self.ai = AIPlayer(services, thinking=self.thinking)
-        workers = {**self.ai.workers, **TournamentPairer(services).workers}
-        self.dispatcher = Dispatcher(services, Routes(self, workers=workers), owner="terminal")
+        self.workers = {**self.ai.workers, **TournamentPairer(services).workers}   # beside the handlers
+        self.dispatcher = Dispatcher(services, Routes(self, workers=self.workers), owner="terminal")
 
     def thinking(self, match: Match) -> None:
         self.write(_("{player} is thinking…").format(player=match.ai_to_move.name if match.ai_to_move

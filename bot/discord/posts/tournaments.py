@@ -1,0 +1,164 @@
+"""Tournament posts, in the tournament's channel and its server's language: the card (posted, then edited as
+entrants come and go and the event starts, ends or is cancelled), one pairings post per round (each game with
+its players pinged and a link to its board or thread), the standings image after each result, and the final
+announcement pinging the winners with the final standings.
+
+A round's matches are ordinary matches whose start boards are rows of their own; the pairings post delivers
+them first (``deliver_pending`` per match), so it can link each board. A board another process still holds is
+named by its match number instead.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bot.discord.cards import jump_url
+from bot.discord.posts.common import Part, nonce, send_fitting
+from bot.discord.tournament_card import card_embed, card_view, game_label, standings_title
+from bot.discord.tournament_sheet import TIEBREAK_NOTE, alt_text, sheet, standings_file
+from bot.i18n import N_, _
+from bot.model import NotFound
+from bot.services.announce import (
+    Delivered,
+    Outgoing,
+    Remember,
+    TournamentCard,
+    TournamentEnd,
+    TournamentRound,
+    TournamentStandings,
+)
+from bot.services.tournament_views import TableView, TournamentView
+from bot.tournaments.model import TableKind
+from bot.tournaments.scoring import BYE_POINTS, REQUESTED_BYE_POINTS, figure
+
+MAX_CONTENT = 2000           # Discord's limit for a message's text
+MAX_EMBED_TEXT = 4096
+STANDINGS_TOO_LARGE = N_("The standings image is too large to attach here; /tournament standings shows it.")
+BYE_LINES = {TableKind.BYE: N_("{player}: a bye ({points} point)"),
+             TableKind.HALF_BYE: N_("{player}: a requested bye ({points} point)"),
+             TableKind.ABSENT: N_("{player}: not paired this round")}
+ADJUDICATION_WORDS = N_("less thinking time used ranks higher; equal time is a draw")   # scoring.ADJUDICATION_RULE
+
+
+def pings(user_ids: list[int]) -> tuple[str, discord.AllowedMentions]:
+    """The mentions that fit one message, and the permission to notify exactly those people."""
+    text, allowed = "", []
+    for user_id in dict.fromkeys(user_ids):
+        mention = f"<@{user_id}>"
+        if len(text) + len(mention) + 1 > MAX_CONTENT - 200:     # the rest of the content needs room
+            break
+        text += (" " if text else "") + mention
+        allowed.append(discord.Object(user_id))
+    return text, discord.AllowedMentions(users=allowed, everyone=False, roles=False)
+
+
+class TournamentPosts(Part):
+    async def tournament(self, outgoing: Outgoing) -> TournamentView:
+        if outgoing.tournament_id is None:
+            raise NotFound(N_("This announcement names no tournament."))
+        return await self.services.tournaments.read(outgoing.tournament_id)
+
+    def where(self, view: TournamentView):
+        return self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
+
+    # ---- the card ----------------------------------------------------------------------------------------------
+    async def card(self, outgoing: Outgoing[TournamentCard]) -> Delivered:
+        view = await self.tournament(outgoing)
+        notice = outgoing.notice
+        if notice.event == "open":
+            message = await self.where(view).send(embed=card_embed(view), view=card_view(view), nonce=nonce(outgoing),
+                                                  allowed_mentions=discord.AllowedMentions.none())
+            return Delivered("sent", message.id, remember=Remember(tournament_card_message_id=message.id))
+        if not view.card_message_id:
+            return Delivered("skipped: no card")
+        await self.where(view).get_partial_message(view.card_message_id).edit(
+            embed=card_embed(view, notice.reason), view=card_view(view))
+        return Delivered("sent", view.card_message_id)
+
+    # ---- a round's pairings --------------------------------------------------------------------------------------
+    async def round(self, outgoing: Outgoing[TournamentRound]) -> Delivered:
+        notice = outgoing.notice
+        for match_id in notice.matches:      # the boards first, so that the pairings can link them
+            await self.bot.dispatcher.deliver_pending(match_id)
+        view = await self.tournament(outgoing)
+        found = next((r for r in view.rounds if r.number == notice.round), None)
+        if found is None:
+            return Delivered("skipped: the round is gone")
+        lines = [await self.table_line(view, t) for t in found.tables]
+        deadline = notice.deadline or found.deadline
+        if deadline:
+            moment = int(datetime.fromisoformat(deadline).timestamp())
+            lines += ["", _("The round ends <t:{when}:f> (<t:{when}:R>); games still on then are decided: "
+                            "{rule}.").format(when=moment, rule=_(ADJUDICATION_WORDS))]
+        heading = _("🏆 **{name}** — round {round} of {rounds} ({game})").format(
+            name=view.name, round=notice.round, rounds=view.total_rounds or "?", game=game_label(view.settings))
+        mentions, allowed = pings([u for t in found.tables if t.kind is not TableKind.ABSENT for u in t.seats])
+        embed = discord.Embed(title=heading.replace("**", "")[:256], description="\n".join(lines)[:MAX_EMBED_TEXT],
+                              colour=discord.Colour.blurple())
+        message = await self.where(view).send(content=mentions or None, embed=embed, nonce=nonce(outgoing),
+                                              allowed_mentions=allowed)
+        return Delivered("sent", message.id)
+
+    async def table_line(self, view: TournamentView, table: TableView) -> str:
+        players = [f"<@{u}>" for u in table.seats]
+        if table.kind is not TableKind.GAME:
+            points = BYE_POINTS if table.kind is TableKind.BYE else REQUESTED_BYE_POINTS
+            return _(BYE_LINES.get(table.kind, BYE_LINES[TableKind.ABSENT])).format(player=players[0],
+                                                                                  points=figure(points))
+        sides = " vs ".join(players) if not table.teams else " vs ".join(
+            " & ".join(players[s] for s in team) for team in table.teams)
+        line = _("Table {n}: {players}").format(n=table.number, players=sides)
+        if table.match_id is None:
+            return line
+        return f"{line} — {await self.board_link(view, table.match_id)}"
+
+    async def board_link(self, view: TournamentView, match_id: int) -> str:
+        """A link to a game's board (in its thread when it has one), or its number while the board is not posted."""
+        try:
+            match = await self.services.queries.get(match_id, position=False)
+        except NotFound:
+            return f"#{match_id}"
+        row = match.row
+        if row.board_message_id:
+            return _("[board #{id}]({link})").format(id=match_id,
+                                                     link=jump_url(row.guild_id, row.channel_id, row.board_message_id))
+        if row.channel_id != view.channel_id:
+            return f"<#{row.channel_id}> (#{match_id})"
+        return _("#{id} (its board follows)").format(id=match_id)
+
+    # ---- standings and the end -----------------------------------------------------------------------------------
+    async def standings(self, outgoing: Outgoing[TournamentStandings]) -> Delivered:
+        view = await self.tournament(outgoing)
+        if view.status == "cancelled":
+            return Delivered("skipped: cancelled")
+        notice = outgoing.notice
+        text = _("📊 **{name}** — standings after a result in round {round}.").format(name=view.name,
+                                                                                     round=notice.round)
+        if notice.match_id is not None:
+            text = _("📊 **{name}** — standings after game #{id} (round {round}).").format(
+                name=view.name, id=notice.match_id, round=notice.round)
+        message = await self.post_standings(outgoing, view, text, [])
+        return Delivered("sent", message.id)
+
+    async def end(self, outgoing: Outgoing[TournamentEnd]) -> Delivered:
+        view = await self.tournament(outgoing)
+        winners = list(outgoing.notice.winners)
+        names = ", ".join(f"<@{w}>" for w in winners)
+        text = _("🏆 **{name}** is over! Congratulations, {winners}!").format(name=view.name, winners=names) \
+            if len(winners) == 1 else \
+            _("🏆 **{name}** is over! Congratulations to the shared winners: {winners}!").format(name=view.name,
+                                                                                              winners=names)
+        message = await self.post_standings(outgoing, view, text, winners)
+        return Delivered("sent", message.id)
+
+    async def post_standings(self, outgoing: Outgoing, view: TournamentView, text: str,
+                             pinged: list[int]) -> discord.Message:
+        title = standings_title(view)
+        png = await self.bot.renders.standings(sheet(title, view.standings, view.crosstable))
+        file = standings_file(png, alt_text(title, view.standings))
+        content = f"{text}\n-# {_(TIEBREAK_NOTE)}"
+        return await send_fitting(self.where(view), _(STANDINGS_TOO_LARGE), content=content[:MAX_CONTENT],
+                                  files=[file], nonce=nonce(outgoing),
+                                  allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
