@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from bot.i18n import N_, _, speaking
-from bot.services.pages import PAGE_PATH, TOURNAMENT_PATH, TournamentPage
-from bot.services.tournament_views import StandingView, TableView, TournamentView
+from bot.services.pages import PAGE_PATH, TOURNAMENT_PATH, Pages, TournamentPage
+from bot.services.tournament_views import RoundView, StandingView, TableView, TournamentView
 from bot.tournaments.model import TableKind
 from bot.tournaments.scoring import figure
 from engines import GAMES
@@ -103,40 +103,40 @@ class TournamentPages:
 
     async def page(self, request: web.Request) -> web.Response:
         page, view, language = await self._opened(request)
-        services, pages = self.server.pages()
+        _services, pages = self.server.pages()
         token = request.match_info["token"]
         with speaking(language):
             title, status = title_of(view), status_text(view)
-            rounds = []
-            for rnd in view.rounds:
-                items = []
-                for table in rnd.tables:
-                    line = html.escape(table_line(view, table))
-                    if table.match_id is not None:
-                        link = f"{PAGE_PATH}{pages.sign_for(page, table.match_id)}"
-                        line = f'<a href="{html.escape(link)}">{line}</a>'
-                    items.append(f"<li>{line}</li>")
-                heading = html.escape(_("Round {n}").format(n=rnd.number))
-                rounds.append(f"<section><h2>{heading}</h2><ol>{''.join(items)}</ol></section>")
-            headers = (_("#"), _("Player"), _("Points"), *(_(t) for t in SHOWN_TIEBREAKS))
-            rows = "".join(
-                "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in (
-                    str(r.rank), f"({r.name})" if r.withdrawn else r.name, figure(r.points) or "0",
-                    figure(r.sonneborn_berger) or "0", figure(r.buchholz_cut1) or "0", str(r.wins))) + "</tr>"
-                for r in view.standings)
-            note = _(TIEBREAK_NOTE)
-            standings_heading = _("Standings")
-        image = f"{TOURNAMENT_PATH}{token}/standings.png"
+            rounds = "".join(self._round(pages, page, view, rnd) for rnd in view.rounds)
+            table = sheet(title, view.standings, None)       # the image's words, as cells
+            note, standings_heading = _(TIEBREAK_NOTE), _("Standings")
+        # the image's address changes with the standings: a reload never shows a cached older one
+        image = f"{TOURNAMENT_PATH}{token}/standings.png?v={version(view)}"
+        rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in (r.rank, r.name, r.points, *r.tiebreaks))
+                       + "</tr>" for r in table.rows)
         body = self._template.substitute(
             lang=language, robots="" if page.listed else '<meta name="robots" content="noindex">',
             title=html.escape(title), description=html.escape(status), status=html.escape(status),
-            image=html.escape(self.server.public_url + image), url=html.escape(self.server.public_url + TOURNAMENT_PATH
-                                                                                + token),
+            image=html.escape(self.server.public_url + image),
+            url=html.escape(f"{self.server.public_url}{TOURNAMENT_PATH}{token}"),
             standings_image=html.escape(image), standings_heading=html.escape(standings_heading),
-            head="".join(f"<th>{html.escape(h)}</th>" for h in headers), rows=rows, note=html.escape(note),
-            rounds="".join(rounds), running="1" if view.status == "running" else "0",
-            version=version(view), poll=self.server.poll_seconds)
+            head="".join(f"<th>{html.escape(h)}</th>" for h in table.headers), rows=rows, note=html.escape(note),
+            rounds=rounds, running="1" if view.status == "running" else "0", version=version(view),
+            poll=self.server.poll_seconds)
         return web.Response(text=body, content_type="text/html", headers=self.server.headers(page.listed))
+
+    @staticmethod
+    def _round(pages: Pages, page: TournamentPage, view: TournamentView, rnd: RoundView) -> str:
+        """A round as HTML: each game a link to its match page (signed with the server's secret)."""
+        items = []
+        for table in rnd.tables:
+            line = html.escape(table_line(view, table))
+            if table.match_id is not None:
+                link = f"{PAGE_PATH}{pages.sign_for(page, table.match_id)}"
+                line = f'<a href="{html.escape(link)}">{line}</a>'
+            items.append(f"<li>{line}</li>")
+        heading = html.escape(_("Round {n}").format(n=rnd.number))
+        return f"<section><h2>{heading}</h2><ol>{''.join(items)}</ol></section>"
 
     async def data(self, request: web.Request) -> web.Response:
         _page, view, _language = await self._opened(request)

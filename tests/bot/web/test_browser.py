@@ -167,7 +167,7 @@ async def test_a_running_tournaments_page_follows_its_results_and_opens_its_game
                 "var i = document.getElementById('standings-image'); return i.complete && i.naturalWidth > 0;"))
             assert len(driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")) == 4
             tag = driver.find_element(By.CSS_SELECTOR, 'meta[property="og:image"]')
-            assert tag.get_attribute("content") == f"{PUBLIC_URL}{path}/standings.png"
+            assert tag.get_attribute("content").startswith(f"{PUBLIC_URL}{path}/standings.png?v=")
             assert "Round 1 of 3" in driver.find_element(By.ID, "status").text
             return str(driver.find_element(By.TAG_NAME, "body").get_attribute("data-version"))
         before = await asyncio.to_thread(opened)
@@ -179,6 +179,9 @@ async def test_a_running_tournaments_page_follows_its_results_and_opens_its_game
                 "return document.body && document.body.getAttribute('data-version') !== arguments[0] "
                 "&& document.readyState === 'complete';", before))
             assert "Round 2 of 3" in driver.find_element(By.ID, "status").text
+            WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(     # the new standings' image
+                "var i = document.getElementById('standings-image'); return i.complete && i.naturalWidth > 0 "
+                "&& i.src.indexOf('v=' + document.body.getAttribute('data-version')) > 0;"))
             games = driver.find_elements(By.CSS_SELECTOR, "#rounds a")
             assert len(games) == 4
             games[0].click()

@@ -4,6 +4,7 @@ nothing of another server, a rotated secret revokes, a match's token never opens
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -83,8 +84,10 @@ async def test_the_page_shows_the_standings_and_links_every_game_to_its_match_pa
     assert sorted(name for _rank, name, _points in rows) == sorted(NAMES)
     assert [(int(rank), name, points) for rank, name, points in rows] == [
         (s.rank, s.name, str(s.points) if s.points.denominator == 1 else "½") for s in view.standings]
-    assert f'content="{PUBLIC_URL}{path}/standings.png"' in page            # og:image: the standings
-    image = await fetch(site.port, f"{path}/standings.png")
+    [image_path] = re.findall(r'<img id="standings-image" src="([^"]+)"', page)
+    assert image_path.startswith(f"{path}/standings.png?v=")                 # a new address for new standings
+    assert f'content="{PUBLIC_URL}{html.escape(image_path)}"' in page      # og:image: the standings
+    image = await fetch(site.port, html.unescape(image_path))
     assert image[0] == 200 and image[2].startswith(b"\x89PNG")
     games = {t.match_id for r in view.rounds for t in r.tables if t.match_id is not None}
     links = re.findall(rf'<a href="({PAGE_PATH}[^"]+)">', page)
