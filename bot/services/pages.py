@@ -107,13 +107,13 @@ class Pages:
     def _now(self) -> int:
         return int(self.ctx.clock().timestamp())
 
-    async def token(self, match_id: int, guild_id: int, kind: bytes = MATCH_KIND) -> str | None:
+    async def token(self, item_id: int, guild_id: int, kind: bytes = MATCH_KIND) -> str | None:
         """A link token for a match (or, with TOURNAMENT_KIND, a tournament) of the server; None when the server
         has pages off."""
         settings = await self.store.settings(guild_id)
         if not settings.on or settings.secret is None:
             return None
-        return sign(match_id, guild_id, self._now(), settings.secret, kind)
+        return sign(item_id, guild_id, self._now(), settings.secret, kind)
 
     async def url(self, public_url: str, match_id: int, guild_id: int) -> str | None:
         """The address of a match's page under ``public_url`` (bot/web serves it); None when pages are off."""

@@ -178,3 +178,15 @@ async def test_a_listed_servers_tournament_page_may_be_indexed(services, site):
     await pages_on(services, mode="listed")
     status, headers, body = await fetch(site.port, f"{TOURNAMENT_PATH}{await token_of(services, view.id)}")
     assert status == 200 and "x-robots-tag" not in headers and "noindex" not in body.decode()
+
+
+async def test_an_open_tournaments_page_says_so_and_draws_its_standings_image(services, site):
+    view = await create(services, Format.ROUND_ROBIN, max_entrants=4)
+    await entered(services, view.id, 2)
+    await pages_on(services)
+    path = f"{TOURNAMENT_PATH}{await token_of(services, view.id)}"
+    status, _headers, body = await fetch(site.port, path)
+    assert status == 200 and "Open for entries." in body.decode() and 'data-running="0"' in body.decode()
+    assert "Round 1" not in body.decode()
+    image = await fetch(site.port, f"{path}/standings.png")
+    assert image[0] == 200 and image[2].startswith(b"\x89PNG")
