@@ -10,6 +10,8 @@ named by its match number instead.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from datetime import datetime
 
 import discord
@@ -21,6 +23,7 @@ from bot.discord.tournament_sheet import TIEBREAK_NOTE, alt_text, sheet, standin
 from bot.i18n import N_, _
 from bot.model import NotFound
 from bot.services.announce import (
+    BoardPost,
     Delivered,
     Outgoing,
     Remember,
@@ -33,6 +36,8 @@ from bot.services.tournament_views import TableView, TournamentView
 from bot.tournaments.model import TableKind
 from bot.tournaments.scoring import BYE_POINTS, REQUESTED_BYE_POINTS, figure
 
+BOARDS_WAIT = 10.0           # seconds a pairings post waits for its games' boards before naming them by number
+BOARDS_POLL = 0.05
 MAX_CONTENT = 2000           # Discord's limit for a message's text
 MAX_EMBED_TEXT = 4096
 STANDINGS_TOO_LARGE = N_("The standings image is too large to attach here; /tournament standings shows it.")
@@ -80,8 +85,7 @@ class TournamentPosts(Part):
     # ---- a round's pairings --------------------------------------------------------------------------------------
     async def round(self, outgoing: Outgoing[TournamentRound]) -> Delivered:
         notice = outgoing.notice
-        for match_id in notice.matches:      # the boards first, so that the pairings can link them
-            await self.bot.dispatcher.deliver_pending(match_id)
+        await self.boards_posted(notice.matches)
         view = await self.tournament(outgoing)
         found = next((r for r in view.rounds if r.number == notice.round), None)
         if found is None:
@@ -99,7 +103,24 @@ class TournamentPosts(Part):
                               colour=discord.Colour.blurple())
         message = await self.where(view).send(content=mentions or None, embed=embed, nonce=nonce(outgoing),
                                               allowed_mentions=allowed)
+        if view.card_message_id:        # the card says which round is on
+            await self.where(view).get_partial_message(view.card_message_id).edit(embed=card_embed(view),
+                                                                                  view=card_view(view))
         return Delivered("sent", message.id)
+
+    async def boards_posted(self, match_ids: Sequence[int]) -> None:
+        """Deliver the round's first boards (or wait while this or another process posts them, at most
+        BOARDS_WAIT seconds), so that the pairings can link each one."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + BOARDS_WAIT
+        while True:
+            for match_id in match_ids:
+                await self.bot.dispatcher.deliver_pending(match_id)
+            waiting = [m for m in match_ids
+                       if any(r.kind == BoardPost.kind for r in await self.services.outbox.pending(m))]
+            if not waiting or loop.time() >= give_up:
+                return
+            await asyncio.sleep(BOARDS_POLL)
 
     async def table_line(self, view: TournamentView, table: TableView) -> str:
         players = [f"<@{u}>" for u in table.seats]

@@ -1,0 +1,246 @@
+"""Tournaments through the real command tree: a whole 4-player round robin (create, join by the card's button,
+start when full, every game resigned through the real buttons, a pairings post per round, a standings image
+after each result, the final announcement pinging the winner, the final standings equal to the hand-computed
+table), a German server's posts in German, who may create one, the card's buttons after a restart, and a
+Swiss of five with its byes through two rounds."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+import pytest
+
+from bot.discord.tournament_sheet import STANDINGS_FILE
+from render.standings import Row, Sheet, standings_png
+from tests.bot.discord_harness import FakeDiscord
+from tests.bot.support import GUILD, boards, make_bot, running, said
+from tests.bot.test_settings_values import forged
+
+MANAGER = discord.Permissions.text() | discord.Permissions(view_channel=True, manage_guild=True)
+NAMES = {11: "Ann", 12: "Bob", 13: "Cy", 14: "Dee", 15: "Eve"}
+
+
+def members(fake, count: int) -> list[dict]:
+    return [fake.user(user_id, name) for user_id, name in list(NAMES.items())[:count]]
+
+
+def cards_of(sent) -> list:
+    """The tournament cards posted (new channel messages with a tournament's Join button)."""
+    return [s for s in sent if s.kind == "channel_message"
+            and any(str(c.get("custom_id", "")).startswith("tn:join:") for c in s.components)]
+
+
+def pairings(sent) -> list:
+    """The pairings posts: one per round, each listing its tables."""
+    return [s for s in sent if s.kind == "channel_message" and s.embeds
+            and re.search(r"(round|Runde) \d+ (of|von) \d+", s.embeds[0].get("title", ""))]
+
+
+def standings_posts(sent) -> list:
+    return [s for s in sent if s.kind == "channel_message" and any(n == STANDINGS_FILE for n, _ in s.files)]
+
+
+def match_ids(post) -> list[int]:
+    return [int(m) for m in re.findall(r"#(\d+)", post.embeds[0]["description"])]
+
+
+async def deliver(fake) -> None:
+    """What the background dispatcher does within moments: deliver every row that is due (a tournament's rows
+    and the pairing worker's included)."""
+    await fake.client.dispatcher.deliver_pending()
+
+
+async def create(fake, who, **options) -> list:
+    options.setdefault("name", "Autumn")
+    options.setdefault("game", "tintas")
+    options.setdefault("format", "round_robin")
+    return await fake.slash(who, "tournament create", **options)
+
+
+def join_button(card) -> str:
+    return next(c["custom_id"] for c in card.components if str(c.get("custom_id", "")).startswith("tn:join:"))
+
+
+async def join_all(fake, card, people) -> None:
+    for p in people:
+        out = await fake.click(p, join_button(card), message=card)
+        assert "You are in Autumn" in said(out) or "Du spielst bei" in said(out)
+    await deliver(fake)
+
+
+async def resign(fake, match_id: int, loser: dict) -> None:
+    """``loser`` resigns game ``match_id`` through /tintas resign and its confirmation button."""
+    confirm = (await fake.slash(loser, "tintas resign", match=f"#{match_id}"))[-1]
+    await fake.click(loser, confirm.button(confirm.components[0]["label"])["custom_id"], message=confirm)
+    await deliver(fake)
+
+
+async def lower_id_wins(fake, post) -> None:
+    """Every game of a pairings post ends with the player of the higher id resigning."""
+    services = fake.client.services
+    for match_id in match_ids(post):
+        match = await services.queries.get(match_id, position=False)
+        loser = max(p.user_id for p in match.seated)
+        await resign(fake, match_id, fake.users[loser])
+
+
+# the 4-player round robin where the lower id wins every game, worked out by hand: points, SB, BH-1, wins
+FINAL = (Row("1", "Ann", "3", ("3", "3", "3")), Row("2", "Bob", "2", ("1", "4", "2")),
+         Row("3", "Cy", "1", ("0", "5", "1")), Row("4", "Dee", "0", ("0", "5", "0")))
+FINAL_CROSS = (("", "1", "1", "1"), ("0", "", "1", "1"), ("0", "0", "", "1"), ("0", "0", "0", ""))
+
+
+async def test_a_four_player_round_robin_runs_from_the_card_to_the_final_announcement(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = members(fake, 4)
+    out = await create(fake, root, min_players=4, max_players=4)
+    assert "Tournament #1 created" in said(out)
+    card = cards_of(fake.sent)[-1]
+    assert "Autumn" in card.text() and "round robin" in card.text() and "Entrants: 0" in card.text()
+    await join_all(fake, card, people)
+    card = fake.message(card.message_id)
+    assert "Entrants: 4" in card.text() and all(n in card.text() for n in ("Ann", "Bob", "Cy", "Dee"))
+    assert "Round 1 of 3 is being played" in card.text() and card.button("Standings")
+    for round_no in (1, 2, 3):
+        posts = pairings(fake.sent)
+        assert len(posts) == round_no, [p.text() for p in posts]
+        post = posts[-1]
+        assert f"round {round_no} of 3" in post.embeds[0]["title"]
+        assert set(post.mentions) == {11, 12, 13, 14}           # every player of the round pinged
+        assert len(match_ids(post)) == 2 and "board #" in post.embeds[0]["description"]
+        for match_id in match_ids(post):                         # each game linked to its posted board
+            match = await fake.client.services.queries.get(match_id, position=False)
+            assert match.row.tournament_id == 1 and match.row.tournament_round == round_no
+            assert str(match.row.board_message_id) in post.embeds[0]["description"]
+        before = len(standings_posts(fake.sent))
+        await lower_id_wins(fake, post)
+        assert len(standings_posts(fake.sent)) == before + 2 + (round_no == 3)   # one per result, and the end
+    assert len(pairings(fake.sent)) == 3
+    final = standings_posts(fake.sent)[-1]
+    assert "Autumn" in final.content and "is over" in final.content and final.mentions == [11]
+    sheet = Sheet("Autumn — final standings", ("#", "Player", "Points", "SB", "BH-1", "Wins"), FINAL, FINAL_CROSS)
+    assert dict(final.files)[STANDINGS_FILE] == standings_png(sheet)
+    card = fake.message(card.message_id)
+    assert "Finished. Winner: <@11>" in card.text()
+    with pytest.raises(KeyError):
+        card.button("Join")
+
+
+async def test_tournament_games_are_labelled_on_their_boards(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = members(fake, 2)
+    await create(fake, root, name="Autumn", min_players=2, max_players=2)
+    await join_all(fake, cards_of(fake.sent)[-1], people)
+    board = boards(fake.sent)[-1]
+    assert "🏆 Autumn · round 1" in board.text()
+
+
+async def test_a_german_server_gets_its_tournament_posts_in_german(db, clock):
+    async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="de") as fake:
+        root = fake.user(9, "Root", permissions=MANAGER)
+        people = members(fake, 2)
+        await create(fake, root, min_players=2, max_players=2)
+        card = cards_of(fake.sent)[-1]
+        assert "Teilnehmende: 0" in card.text() and "Rundenturnier" in card.text()
+        assert card.button("Beitreten")
+        await join_all(fake, card, people)
+        post = pairings(fake.sent)[-1]
+        assert "Runde 1 von 1" in post.embeds[0]["title"] and "Tisch 1" in post.embeds[0]["description"]
+        await lower_id_wins(fake, post)
+        standings, end = standings_posts(fake.sent)[-2:]
+        assert "Tabelle nach Partie" in standings.content and "Feinwertung" in standings.content
+        assert "ist vorbei! Glückwunsch, <@11>" in end.content
+        assert "Beendet" in fake.message(card.message_id).text()
+        await fake.settle()
+
+
+async def test_only_managers_create_unless_the_server_lets_everyone(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    ann = members(fake, 1)[0]
+    out = await create(fake, ann)
+    assert "Manage Server" in said(out) and not cards_of(fake.sent)
+    out = await fake.slash(ann, "settings", tournaments="everyone")
+    assert "Manage Server" in said(out)
+    out = await fake.slash(root, "settings", tournaments="everyone")
+    assert "Tournaments may be created by: everyone" in said(out)
+    out = await create(fake, ann)
+    assert "Tournament #1 created" in said(out) and len(cards_of(fake.sent)) == 1
+
+
+async def test_a_stranger_who_cannot_see_the_channel_cannot_join(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root)
+    card = cards_of(fake.sent)[-1]
+    blind = fake.user(20, "Blind", permissions=discord.Permissions(send_messages=True))
+    out = await fake.click(blind, card.button("Join")["custom_id"], message=card)
+    assert "cannot see this channel" in said(out)
+    assert (await fake.client.services.tournaments.view(1, guild_id=GUILD)).entrants == ()
+
+
+async def test_the_cards_buttons_work_after_a_restart(db_path, clock):
+    async with running(db_path, clock) as (fake, (ann, bob)):
+        root = fake.user(9, "Root", permissions=MANAGER)
+        await create(fake, root, min_players=2, max_players=3)
+        card = cards_of(fake.sent)[-1]
+        await fake.click(ann, card.button("Join")["custom_id"], message=card)
+    async with running(db_path, clock) as (again, (ann, bob)):     # a new bot on the same database
+        out = await again.click(bob, card.button("Join")["custom_id"], message=card)
+        assert "You are in Autumn" in said(out)
+        out = await again.click(ann, card.button("Withdraw")["custom_id"], message=card)
+        assert "You withdrew from Autumn" in said(out)
+        view = await again.client.services.tournaments.view(1, guild_id=GUILD)
+        assert [e.user_id for e in view.active_entrants] == [12]
+
+
+async def test_a_swiss_of_five_shows_a_bye_and_pairs_its_second_round(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = members(fake, 5)
+    await create(fake, root, format="swiss", rounds=3, min_players=5, max_players=5)
+    await join_all(fake, cards_of(fake.sent)[-1], people)
+    first = pairings(fake.sent)[-1]
+    assert "round 1 of 3" in first.embeds[0]["title"] and len(match_ids(first)) == 2
+    bye_one = re.findall(r"<@(\d+)>: a bye \(1 point\)", first.embeds[0]["description"])
+    assert len(bye_one) == 1
+    await lower_id_wins(fake, first)
+    second = pairings(fake.sent)[-1]
+    assert "round 2 of 3" in second.embeds[0]["title"] and len(match_ids(second)) == 2
+    bye_two = re.findall(r"<@(\d+)>: a bye \(1 point\)", second.embeds[0]["description"])
+    assert len(bye_two) == 1 and bye_two != bye_one                 # nobody gets the pairing's bye twice
+    out = await fake.slash(people[0], "tournament standings", tournament="#1")
+    assert any(n == STANDINGS_FILE for n, _ in out[-1].files)
+
+
+async def test_a_forged_creators_setting_is_refused_and_changes_nothing(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    out = await forged(fake, root, "settings", tournaments="anyone")
+    assert "Tournaments are created by managers or by everyone, not anyone" in said(out)
+    assert await fake.client.services.tournaments.who_may_create(GUILD) == "managers"
+
+
+async def test_only_its_organiser_or_a_manager_starts_or_cancels_a_tournament(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    ann, bob, cy = members(fake, 3)
+    await fake.slash(root, "settings", tournaments="everyone")
+    await create(fake, ann, min_players=2, max_players=8)
+    card = cards_of(fake.sent)[-1]
+    await join_all(fake, card, [bob, cy])
+    for command in ("tournament start", "tournament cancel"):
+        out = await fake.slash(bob, command, tournament="#1")
+        assert "Only the tournament's creator or a server manager can" in said(out)
+    assert (await fake.client.services.tournaments.view(1, guild_id=GUILD)).status == "open"
+    out = await fake.slash(root, "tournament start", tournament="#1")
+    assert "Autumn has started" in said(out)
+    await deliver(fake)
+    assert len(pairings(fake.sent)) == 1
+
+
+async def test_the_join_command_refuses_a_member_who_cannot_see_the_channel(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root)
+    blind = fake.user(20, "Blind", permissions=discord.Permissions(send_messages=True))
+    out = await fake.slash(blind, "tournament join", tournament="#1")
+    assert "cannot see this channel" in said(out)
+    out = await fake.slash(members(fake, 1)[0], "tournament join", tournament="#1")
+    assert "You are in Autumn" in said(out)
+    assert [e.user_id for e in (await fake.client.services.tournaments.view(1, guild_id=GUILD)).entrants] == [11]
