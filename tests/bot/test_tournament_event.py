@@ -69,9 +69,9 @@ async def join_all(fake, card, people) -> None:
     await deliver(fake)
 
 
-async def resign(fake, match_id: int, loser: dict) -> None:
-    """``loser`` resigns game ``match_id`` through /tintas resign and its confirmation button."""
-    confirm = (await fake.slash(loser, "tintas resign", match=f"#{match_id}"))[-1]
+async def resign(fake, match_id: int, loser: dict, game: str = "tintas") -> None:
+    """``loser`` resigns game ``match_id`` through /<game> resign and its confirmation button."""
+    confirm = (await fake.slash(loser, f"{game} resign", match=f"#{match_id}"))[-1]
     await fake.click(loser, confirm.button(confirm.components[0]["label"])["custom_id"], message=confirm)
     await deliver(fake)
 
@@ -82,7 +82,7 @@ async def lower_id_wins(fake, post) -> None:
     for match_id in match_ids(post):
         match = await services.queries.get(match_id, position=False)
         loser = max(p.user_id for p in match.seated)
-        await resign(fake, match_id, fake.users[loser])
+        await resign(fake, match_id, fake.users[loser], match.row.game)
 
 
 # the 4-player round robin where the lower id wins every game, worked out by hand: points, SB, BH-1, wins
@@ -244,3 +244,82 @@ async def test_the_join_command_refuses_a_member_who_cannot_see_the_channel(fake
     out = await fake.slash(members(fake, 1)[0], "tournament join", tournament="#1")
     assert "You are in Autumn" in said(out)
     assert [e.user_id for e in (await fake.client.services.tournaments.view(1, guild_id=GUILD)).entrants] == [11]
+
+
+async def test_where_the_server_uses_threads_each_game_gets_its_own_and_the_pairings_link_it(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await fake.slash(root, "settings", threads=1)
+    await create(fake, root, min_players=2, max_players=2)
+    await join_all(fake, cards_of(fake.sent)[-1], members(fake, 2))
+    thread = next(s for s in fake.sent if s.kind == "thread")
+    assert thread.content == "Tintas: Ann vs Bob" or thread.content == "Tintas: Bob vs Ann"
+    board = boards(fake.sent)[-1]
+    assert board.channel_id == thread.channel_id and "🏆 Autumn · round 1" in board.text()
+    post = pairings(fake.sent)[-1]
+    assert post.channel_id == fake.channel_id                    # the pairings stay in the tournament's channel
+    assert f"/{thread.channel_id}/{board.message_id}" in post.embeds[0]["description"]
+
+
+async def test_a_six_player_rincala_pod_event_seats_three_at_each_table_to_its_end(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = [fake.user(11 + i, name) for i, name in enumerate(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"))]
+    await create(fake, root, game="rincala@3", format="swiss", rounds=2, min_players=6, max_players=6)
+    card = cards_of(fake.sent)[-1]
+    assert "Rincala, tables of 3" in card.text()
+    await join_all(fake, card, people)
+    for round_no in (1, 2):
+        post = pairings(fake.sent)[-1]
+        assert f"round {round_no} of 2" in post.embeds[0]["title"]
+        tables = re.findall(r"Table \d: (<@\d+>) vs (<@\d+>) vs (<@\d+>)", post.embeds[0]["description"])
+        assert len(tables) == 2 and len({p for t in tables for p in t}) == 6      # everyone seated once
+        await lower_id_wins(fake, post)
+    end = standings_posts(fake.sent)[-1]
+    assert "is over" in end.content and end.mentions
+    assert "Finished" in fake.message(card.message_id).text()
+    out = await fake.slash(people[0], "tournament export", tournament="#1")
+    assert "two-player" in said(out) and not any(s.files for s in out)
+
+
+async def test_a_spinca_table_of_four_lists_its_teams(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root, game="spinca@4", format="swiss", rounds=1, min_players=4, max_players=4)
+    await join_all(fake, cards_of(fake.sent)[-1], members(fake, 4))
+    post = pairings(fake.sent)[-1]
+    assert re.search(r"Table 1: <@\d+> & <@\d+> vs <@\d+> & <@\d+>", post.embeds[0]["description"])
+
+
+async def test_list_autocomplete_and_the_trf_export_of_a_two_player_event(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    ann, bob = members(fake, 2)
+    await create(fake, root, min_players=2, max_players=2)
+    choices = await fake.autocomplete(ann, "tournament join", "tournament", tournament="aut")
+    assert choices == [{"name": "Autumn (#1) — open for entries", "value": "1"}]
+    assert await fake.autocomplete(ann, "tournament join", "tournament", tournament="spring") == []
+    await join_all(fake, cards_of(fake.sent)[-1], [ann, bob])
+    out = await fake.slash(ann, "tournament list")
+    assert "**Autumn** (#1) · Tintas · round robin · 2/2 entrants · round 1 of 1" in said(out)
+    await lower_id_wins(fake, pairings(fake.sent)[-1])
+    out = await fake.slash(bob, "tournament export", tournament="#1")
+    (name, trf), = [f for s in out for f in s.files]
+    assert name == "tournament-1.trf"
+    players = [line for line in trf.decode().splitlines() if line.startswith("001")]
+    assert len(players) == 2 and "Ann" in players[0] and "Bob" in players[1]
+
+
+async def test_a_withdrawal_and_a_requested_bye_show_on_the_card_and_in_the_pairings(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = members(fake, 5)
+    await create(fake, root, format="swiss", rounds=3, min_players=5, max_players=5)
+    card = cards_of(fake.sent)[-1]
+    await join_all(fake, card, people)
+    out = await fake.slash(people[1], "tournament bye", tournament="#1")
+    assert "Half-point byes in Autumn: round 2" in said(out)
+    out = await fake.slash(people[4], "tournament withdraw", tournament="#1")
+    assert "You withdrew from Autumn" in said(out)
+    await deliver(fake)
+    assert "~~Eve~~" in fake.message(card.message_id).text()
+    await lower_id_wins(fake, pairings(fake.sent)[-1])
+    second = pairings(fake.sent)[-1]
+    assert "round 2 of 3" in second.embeds[0]["title"]
+    assert "<@12>: a requested bye (½ point)" in second.embeds[0]["description"]
+    assert "<@15>" not in second.embeds[0]["description"]
