@@ -16,7 +16,9 @@ from render.standings import Row, Sheet, standings_png
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, boards, make_bot, running, said
 from tests.bot.test_settings_values import forged
+from tests.conftest import BOTH_BACKENDS
 
+BACKENDS = BOTH_BACKENDS     # the whole events and the restart on PostgreSQL too (sqlite_only: the rest)
 MANAGER = discord.Permissions.text() | discord.Permissions(view_channel=True, manage_guild=True)
 NAMES = {11: "Ann", 12: "Bob", 13: "Cy", 14: "Dee", 15: "Eve"}
 
@@ -127,6 +129,7 @@ async def test_a_four_player_round_robin_runs_from_the_card_to_the_final_announc
         card.button("Join")
 
 
+@pytest.mark.sqlite_only
 async def test_tournament_games_are_labelled_on_their_boards(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     people = members(fake, 2)
@@ -136,6 +139,7 @@ async def test_tournament_games_are_labelled_on_their_boards(fake):
     assert "🏆 Autumn · round 1" in board.text()
 
 
+@pytest.mark.sqlite_only
 async def test_a_german_server_gets_its_tournament_posts_in_german(db, clock):
     async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="de") as fake:
         root = fake.user(9, "Root", permissions=MANAGER)
@@ -155,6 +159,7 @@ async def test_a_german_server_gets_its_tournament_posts_in_german(db, clock):
         await fake.settle()
 
 
+@pytest.mark.sqlite_only
 async def test_only_managers_create_unless_the_server_lets_everyone(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     ann = members(fake, 1)[0]
@@ -168,6 +173,7 @@ async def test_only_managers_create_unless_the_server_lets_everyone(fake):
     assert "Tournament #1 created" in said(out) and len(cards_of(fake.sent)) == 1
 
 
+@pytest.mark.sqlite_only
 async def test_a_stranger_who_cannot_see_the_channel_cannot_join(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     await create(fake, root)
@@ -211,6 +217,7 @@ async def test_a_swiss_of_five_shows_a_bye_and_pairs_its_second_round(fake):
     assert any(n == STANDINGS_FILE for n, _ in out[-1].files)
 
 
+@pytest.mark.sqlite_only
 async def test_a_forged_creators_setting_is_refused_and_changes_nothing(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     out = await forged(fake, root, "settings", tournaments="anyone")
@@ -218,6 +225,7 @@ async def test_a_forged_creators_setting_is_refused_and_changes_nothing(fake):
     assert await fake.client.services.tournaments.who_may_create(GUILD) == "managers"
 
 
+@pytest.mark.sqlite_only
 async def test_only_its_organiser_or_a_manager_starts_or_cancels_a_tournament(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     ann, bob, cy = members(fake, 3)
@@ -235,6 +243,7 @@ async def test_only_its_organiser_or_a_manager_starts_or_cancels_a_tournament(fa
     assert len(pairings(fake.sent)) == 1
 
 
+@pytest.mark.sqlite_only
 async def test_the_join_command_refuses_a_member_who_cannot_see_the_channel(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     await create(fake, root)
@@ -246,6 +255,7 @@ async def test_the_join_command_refuses_a_member_who_cannot_see_the_channel(fake
     assert [e.user_id for e in (await fake.client.services.tournaments.view(1, guild_id=GUILD)).entrants] == [11]
 
 
+@pytest.mark.sqlite_only
 async def test_where_the_server_uses_threads_each_game_gets_its_own_and_the_pairings_link_it(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     await fake.slash(root, "settings", threads=1)
@@ -260,6 +270,7 @@ async def test_where_the_server_uses_threads_each_game_gets_its_own_and_the_pair
     assert f"/{thread.channel_id}/{board.message_id}" in post.embeds[0]["description"]
 
 
+@pytest.mark.sqlite_only
 async def test_a_six_player_rincala_pod_event_seats_three_at_each_table_to_its_end(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     people = [fake.user(11 + i, name) for i, name in enumerate(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"))]
@@ -280,6 +291,7 @@ async def test_a_six_player_rincala_pod_event_seats_three_at_each_table_to_its_e
     assert "two-player" in said(out) and not any(s.files for s in out)
 
 
+@pytest.mark.sqlite_only
 async def test_a_spinca_table_of_four_lists_its_teams(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     await create(fake, root, game="spinca@4", format="swiss", rounds=1, min_players=4, max_players=4)
@@ -288,6 +300,7 @@ async def test_a_spinca_table_of_four_lists_its_teams(fake):
     assert re.search(r"Table 1: <@\d+> & <@\d+> vs <@\d+> & <@\d+>", post.embeds[0]["description"])
 
 
+@pytest.mark.sqlite_only
 async def test_list_autocomplete_and_the_trf_export_of_a_two_player_event(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     ann, bob = members(fake, 2)
@@ -306,6 +319,7 @@ async def test_list_autocomplete_and_the_trf_export_of_a_two_player_event(fake):
     assert len(players) == 2 and "Ann" in players[0] and "Bob" in players[1]
 
 
+@pytest.mark.sqlite_only
 async def test_a_withdrawal_and_a_requested_bye_show_on_the_card_and_in_the_pairings(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     people = members(fake, 5)
