@@ -337,3 +337,22 @@ async def test_a_withdrawal_and_a_requested_bye_show_on_the_card_and_in_the_pair
     assert "round 2 of 3" in second.embeds[0]["title"]
     assert "<@12>: a requested bye (½ point)" in second.embeds[0]["description"]
     assert "<@15>" not in second.embeds[0]["description"]
+
+
+@pytest.mark.sqlite_only
+async def test_a_round_too_big_for_one_message_continues_in_more_and_pings_everyone_once(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = [fake.user(100 + i, f"Player {i}") for i in range(PLAYERS_OF_A_BIG_ROUND)]
+    await create(fake, root, format="swiss", rounds=1, min_players=len(people), max_players=len(people))
+    await join_all(fake, cards_of(fake.sent)[-1], people)
+    posts = [s for s in fake.sent if s.kind == "channel_message" and s.embeds
+             and "round 1 of 1" in s.embeds[0].get("title", "")]
+    assert len(posts) == 2 and posts[1].embeds[0]["title"].endswith("(2/2)")
+    assert all(len(p.embeds[0]["description"]) <= 4096 and len(p.content or "") <= 2000 for p in posts)
+    games = [m for p in posts for m in match_ids(p)]
+    assert sorted(games) == list(range(1, len(people) // 2 + 1))            # every game listed once
+    pinged = [u for p in posts for u in p.mentions]
+    assert sorted(pinged) == [int(p["id"]) for p in people]                 # every player pinged once
+
+
+PLAYERS_OF_A_BIG_ROUND = 96     # 48 tables with their board links: more than one message holds

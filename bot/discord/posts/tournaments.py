@@ -39,7 +39,8 @@ from bot.tournaments.scoring import BYE_POINTS, REQUESTED_BYE_POINTS, figure
 BOARDS_WAIT = 10.0           # seconds a pairings post waits for its games' boards before naming them by number
 BOARDS_POLL = 0.05
 MAX_CONTENT = 2000           # Discord's limit for a message's text
-MAX_EMBED_TEXT = 4096
+PAGE_TEXT = 4000             # characters of a pairings message's list (an embed holds 4,096)
+PAGE_PINGS = 80              # players a pairings message pings: 80 mentions of 22 characters stay under 2,000
 STANDINGS_TOO_LARGE = N_("The standings image is too large to attach here; /tournament standings shows it.")
 BYE_LINES = {TableKind.BYE: N_("{player}: a bye ({points} point)"),
              TableKind.HALF_BYE: N_("{player}: a requested bye ({points} point)"),
@@ -47,16 +48,27 @@ BYE_LINES = {TableKind.BYE: N_("{player}: a bye ({points} point)"),
 ADJUDICATION_WORDS = N_("less thinking time used ranks higher; equal time is a draw")   # scoring.ADJUDICATION_RULE
 
 
-def pings(user_ids: list[int]) -> tuple[str, discord.AllowedMentions]:
-    """The mentions that fit one message, and the permission to notify exactly those people."""
-    text, allowed = "", []
-    for user_id in dict.fromkeys(user_ids):
-        mention = f"<@{user_id}>"
-        if len(text) + len(mention) + 1 > MAX_CONTENT - 200:     # the rest of the content needs room
-            break
-        text += (" " if text else "") + mention
-        allowed.append(discord.Object(user_id))
-    return text, discord.AllowedMentions(users=allowed, everyone=False, roles=False)
+def pings(user_ids: Sequence[int]) -> tuple[str, discord.AllowedMentions]:
+    """The mentions of one message, and the permission to notify exactly those people."""
+    people = list(dict.fromkeys(user_ids))
+    return " ".join(f"<@{u}>" for u in people), discord.AllowedMentions(
+        users=[discord.Object(u) for u in people], everyone=False, roles=False)
+
+
+def pages(tables: Sequence[tuple[str, Sequence[int]]]) -> list[tuple[list[str], list[int]]]:
+    """A round's lines (each with the players it pings) in as few messages as Discord's limits allow: a message's
+    embed holds at most PAGE_TEXT characters and its text pings at most PAGE_PINGS players. A big round (a Swiss
+    of 256: 128 tables) takes several messages; a table is never split."""
+    out: list[tuple[list[str], list[int]]] = [([], [])]
+    for line, players in tables:
+        lines, pinged = out[-1]
+        if lines and (sum(len(x) + 1 for x in lines) + len(line) > PAGE_TEXT
+                      or len(set(pinged) | set(players)) > PAGE_PINGS):
+            out.append(([], []))
+            lines, pinged = out[-1]
+        lines.append(line)
+        pinged += players
+    return out
 
 
 class TournamentPosts(Part):
@@ -90,23 +102,29 @@ class TournamentPosts(Part):
         found = next((r for r in view.rounds if r.number == notice.round), None)
         if found is None:
             return Delivered("skipped: the round is gone")
-        lines = [await self.table_line(view, t) for t in found.tables]
+        tables = [(await self.table_line(view, t), [] if t.kind is TableKind.ABSENT else list(t.seats))
+                  for t in found.tables]
         deadline = notice.deadline or found.deadline
         if deadline:
             moment = int(datetime.fromisoformat(deadline).timestamp())
-            lines += ["", _("The round ends <t:{when}:f> (<t:{when}:R>); games still on then are decided: "
-                            "{rule}.").format(when=moment, rule=_(ADJUDICATION_WORDS))]
-        heading = _("🏆 **{name}** — round {round} of {rounds} ({game})").format(
+            tables += [("", []), (_("The round ends <t:{when}:f> (<t:{when}:R>); games still on then are decided: "
+                                    "{rule}.").format(when=moment, rule=_(ADJUDICATION_WORDS)), [])]
+        heading = _("🏆 {name} — round {round} of {rounds} ({game})").format(
             name=view.name, round=notice.round, rounds=view.total_rounds or "?", game=game_label(view.settings))
-        mentions, allowed = pings([u for t in found.tables if t.kind is not TableKind.ABSENT for u in t.seats])
-        embed = discord.Embed(title=heading.replace("**", "")[:256], description="\n".join(lines)[:MAX_EMBED_TEXT],
-                              colour=discord.Colour.blurple())
-        message = await self.where(view).send(content=mentions or None, embed=embed, nonce=nonce(outgoing),
-                                              allowed_mentions=allowed)
+        parts = pages(tables)
+        first = None
+        for number, (lines, players) in enumerate(parts):
+            title = heading if number == 0 else f"{heading} ({number + 1}/{len(parts)})"
+            mentions, allowed = pings(players)
+            embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=discord.Colour.blurple())
+            message = await self.where(view).send(content=mentions or None, embed=embed, allowed_mentions=allowed,
+                                                  nonce=nonce(outgoing) + (f"-{number}" if number else ""))
+            first = first or message
         if view.card_message_id:        # the card says which round is on
             await self.where(view).get_partial_message(view.card_message_id).edit(embed=card_embed(view),
                                                                                   view=card_view(view))
-        return Delivered("sent", message.id)
+        assert first is not None
+        return Delivered("sent", first.id)
 
     async def boards_posted(self, match_ids: Sequence[int]) -> None:
         """Deliver the round's first boards (or wait while this or another process posts them, at most
