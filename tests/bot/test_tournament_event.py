@@ -356,3 +356,18 @@ async def test_a_round_too_big_for_one_message_continues_in_more_and_pings_every
 
 
 PLAYERS_OF_A_BIG_ROUND = 96     # 48 tables with their board links: more than one message holds
+
+
+@pytest.mark.sqlite_only
+async def test_a_cancelled_tournament_says_so_on_its_card_and_its_games_end(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root, min_players=2, max_players=2)
+    card = cards_of(fake.sent)[-1]
+    await join_all(fake, card, members(fake, 2))
+    (game,) = match_ids(pairings(fake.sent)[-1])
+    out = await fake.slash(root, "tournament cancel", tournament="#1")
+    assert "Autumn was cancelled" in said(out)
+    await deliver(fake)
+    card = fake.message(card.message_id)
+    assert "Cancelled by its organiser." in card.text() and not card.components
+    assert (await fake.client.services.queries.get(game, position=False)).status == "aborted"

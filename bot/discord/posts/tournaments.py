@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -38,6 +39,9 @@ from bot.tournaments.scoring import BYE_POINTS, REQUESTED_BYE_POINTS, figure
 
 BOARDS_WAIT = 10.0           # seconds a pairings post waits for its games' boards before naming them by number
 BOARDS_POLL = 0.05
+if TYPE_CHECKING:
+    from bot.discord.client import GameBot
+
 MAX_CONTENT = 2000           # Discord's limit for a message's text
 PAGE_TEXT = 4000             # characters of a pairings message's list (an embed holds 4,096)
 PAGE_PINGS = 80              # players a pairings message pings: 80 mentions of 22 characters stay under 2,000
@@ -72,10 +76,20 @@ def pages(tables: Sequence[tuple[str, Sequence[int]]]) -> list[tuple[list[str], 
 
 
 class TournamentPosts(Part):
+    def __init__(self, bot: GameBot):
+        super().__init__(bot)
+        self._read: tuple[int, TournamentView] | None = None    # the row being delivered, and its tournament
+
     async def tournament(self, outgoing: Outgoing) -> TournamentView:
+        """The tournament a row announces, read once per delivery (the poster reads it first for its language;
+        a big event's standings take a moment to compute)."""
         if outgoing.tournament_id is None:
             raise NotFound(N_("This announcement names no tournament."))
-        return await self.services.tournaments.read(outgoing.tournament_id)
+        if self._read is not None and self._read[0] == outgoing.row_id:
+            return self._read[1]
+        view = await self.services.tournaments.read(outgoing.tournament_id)
+        self._read = (outgoing.row_id, view)
+        return view
 
     def where(self, view: TournamentView):
         return self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
