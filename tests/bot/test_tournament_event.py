@@ -14,7 +14,7 @@ import pytest
 from bot.discord.tournament_sheet import STANDINGS_FILE
 from render.standings import Row, Sheet, standings_png
 from tests.bot.discord_harness import FakeDiscord
-from tests.bot.support import GUILD, boards, make_bot, running, said
+from tests.bot.support import GUILD, autocompleted_turn, boards, make_bot, running, said
 from tests.bot.test_settings_values import forged
 from tests.conftest import BOTH_BACKENDS
 
@@ -371,3 +371,77 @@ async def test_a_cancelled_tournament_says_so_on_its_card_and_its_games_end(fake
     card = fake.message(card.message_id)
     assert "Cancelled by its organiser." in card.text() and not card.components
     assert (await fake.client.services.queries.get(game, position=False)).status == "aborted"
+
+
+async def draw_agreed(fake, match_id: int) -> None:
+    """The player to move offers a draw with /tintas draw; the other accepts with the offer's button."""
+    match = await fake.client.services.queries.get(match_id, position=False)
+    mover = fake.users[match.to_move_user.user_id]
+    other = fake.users[next(p.user_id for p in match.seated if p.user_id != match.to_move_user.user_id)]
+    out = await fake.slash(mover, "tintas draw", match=f"#{match_id}")
+    offer = next(s for s in out if s.kind == "channel_message" and s.components)
+    await fake.click(other, offer.button("Accept draw")["custom_id"], message=offer)
+    await deliver(fake)
+
+
+async def one_move(fake, match_id: int) -> dict:
+    """The player to move plays a turn from the autocomplete; returns who is to move next."""
+    match = await fake.client.services.queries.get(match_id, position=False)
+    mover = fake.users[match.to_move_user.user_id]
+    turn = await autocompleted_turn(fake, mover, "tintas move", match=f"#{match_id}")
+    await fake.slash(mover, "tintas move", move=turn, match=f"#{match_id}")
+    match = await fake.client.services.queries.get(match_id, position=False)
+    return fake.users[match.to_move_user.user_id]
+
+
+@pytest.mark.sqlite_only
+async def test_an_eight_player_swiss_with_a_draw_a_time_out_a_withdrawal_and_a_bye_runs_to_its_end(fake, clock):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = [fake.user(11 + i, name) for i, name in enumerate(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"))]
+    await create(fake, root, format="swiss", rounds=3, min_players=8, max_players=8)
+    card = cards_of(fake.sent)[-1]
+    await join_all(fake, card, people)
+    # round 1: a draw by agreement, two resignations, and a time-out (after each player's first move, so it is a
+    # loss; a player who never moved has the game aborted)
+    first = pairings(fake.sent)[-1]
+    drawn, resigned_1, resigned_2, late = match_ids(first)
+    await draw_agreed(fake, drawn)
+    for match_id in (resigned_1, resigned_2):
+        match = await fake.client.services.queries.get(match_id, position=False)
+        await resign(fake, match_id, fake.users[max(p.user_id for p in match.seated)])
+    await one_move(fake, late)
+    timed_out = await one_move(fake, late)
+    clock.advance(days=4)
+    await fake.client.scheduler.run_due()
+    await deliver(fake)
+    match = await fake.client.services.queries.get(late, position=False)
+    assert match.status == "finished" and match.row.termination == "timeout"
+    # round 2: a player withdraws while their game runs (it is lost by forfeit); the others resign
+    second = pairings(fake.sent)[-1]
+    assert "round 2 of 3" in second.embeds[0]["title"]
+    leaving = fake.users[int(re.findall(r"<@(\d+)>", second.embeds[0]["description"])[0])]
+    out = await fake.slash(leaving, "tournament withdraw", tournament="#1")
+    assert "You withdrew from Autumn" in said(out)
+    await deliver(fake)
+    for match_id in match_ids(second):
+        match = await fake.client.services.queries.get(match_id, position=False)
+        if match.status == "active":
+            await resign(fake, match_id, fake.users[max(p.user_id for p in match.seated)])
+    # round 3: seven players left, so one has the pairing's bye
+    third = pairings(fake.sent)[-1]
+    assert "round 3 of 3" in third.embeds[0]["title"] and len(match_ids(third)) == 3
+    assert f"<@{leaving['id']}>" not in third.embeds[0]["description"]
+    assert len(re.findall(r"<@\d+>: a bye \(1 point\)", third.embeds[0]["description"])) == 1
+    await lower_id_wins(fake, third)
+    view = await fake.client.services.tournaments.view(1, guild_id=GUILD)
+    assert view.status == "finished"
+    assert sum(s.points for s in view.standings) == 12          # four points a round: games, forfeits and the bye
+    assert next(s for s in view.standings if s.user_id == int(leaving["id"])).withdrawn
+    tables = {t.match_id: t for t in view.rounds[0].tables}
+    assert tables[drawn].ranks == (1, 1)
+    late_table = tables[late]                                   # lost on time over the board: not a forfeit
+    assert late_table.ranks is not None and not late_table.forfeit
+    assert late_table.ranks[late_table.seats.index(int(timed_out["id"]))] == 2
+    end = standings_posts(fake.sent)[-1]
+    assert "is over" in end.content and end.mentions == list(view.winners)
+    assert "Finished" in fake.message(card.message_id).text() and "~~" in fake.message(card.message_id).text()
