@@ -7,6 +7,7 @@ Swiss of five with its byes through two rounds."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction as F
 
 import discord
 import pytest
@@ -445,3 +446,50 @@ async def test_an_eight_player_swiss_with_a_draw_a_time_out_a_withdrawal_and_a_b
     end = standings_posts(fake.sent)[-1]
     assert "is over" in end.content and end.mentions == list(view.winners)
     assert "Finished" in fake.message(card.message_id).text() and "~~" in fake.message(card.message_id).text()
+
+
+# tests/bot/tournaments/test_scoring.py's 5-player double round robin: the first seat's score against the second
+# in each leg, the smaller id first (entrant i is user 10 + i here), and its standings worked out by hand
+LEG1 = {(1, 2): 1, (1, 3): F(1, 2), (1, 4): 1, (1, 5): 0, (2, 3): 1, (2, 4): F(1, 2), (2, 5): 1,
+        (3, 4): 1, (3, 5): F(1, 2), (4, 5): 1}
+LEG2 = {(1, 2): 0, (1, 3): 1, (1, 4): F(1, 2), (1, 5): 1, (2, 3): 0, (2, 4): 1, (2, 5): F(1, 2),
+        (3, 4): 0, (3, 5): 1, (4, 5): F(1, 2)}
+DOUBLE = (Row("1", "Ann", "5", ("18¾", "27½", "4")), Row("2", "Bob", "5", ("18", "27½", "4")),
+          Row("3", "Cy", "4", ("14¾", "29½", "3")), Row("4", "Dee", "3½", ("12¾", "30½", "2")),
+          Row("5", "Eve", "2½", ("11¼", "31½", "1")))
+
+
+def _score(p: int, q: int, leg: dict) -> F:
+    return F(leg[(p, q)]) if p < q else 1 - F(leg[(q, p)])
+
+
+def _cell(p: int, q: int) -> str:
+    if p == q:
+        return ""
+    return " ".join({F(1): "1", F(1, 2): "½", F(0): "0"}[_score(p, q, leg)] for leg in (LEG1, LEG2))
+
+
+@pytest.mark.sqlite_only
+async def test_a_five_player_double_round_robin_ends_with_the_hand_computed_standings(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = members(fake, 5)
+    await create(fake, root, format="double_round_robin", min_players=5, max_players=5)
+    await join_all(fake, cards_of(fake.sent)[-1], people)
+    for round_no in range(1, 11):
+        post = pairings(fake.sent)[-1]
+        assert f"round {round_no} of 10" in post.embeds[0]["title"]
+        assert len(re.findall(r"<@\d+> sits out this round", post.embeds[0]["description"])) == 1   # no points
+        for match_id in match_ids(post):
+            match = await fake.client.services.queries.get(match_id, position=False)
+            p, q = sorted(u.user_id - 10 for u in match.seated)
+            score = F((LEG1 if round_no <= 5 else LEG2)[(p, q)])
+            if score == F(1, 2):
+                await draw_agreed(fake, match_id)
+            else:
+                await resign(fake, match_id, fake.users[10 + (q if score == 1 else p)])
+    assert len(pairings(fake.sent)) == 10
+    final = standings_posts(fake.sent)[-1]
+    assert "is over" in final.content and final.mentions == [11]
+    cross = tuple(tuple(_cell(p, q) for q in range(1, 6)) for p in range(1, 6))
+    sheet = Sheet("Autumn — final standings", ("#", "Player", "Points", "SB", "BH-1", "Wins"), DOUBLE, cross)
+    assert dict(final.files)[STANDINGS_FILE] == standings_png(sheet)

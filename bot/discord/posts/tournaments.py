@@ -48,7 +48,7 @@ PAGE_PINGS = 80              # players a pairings message pings: 80 mentions of 
 STANDINGS_TOO_LARGE = N_("The standings image is too large to attach here; /tournament standings shows it.")
 BYE_LINES = {TableKind.BYE: N_("{player}: a bye ({points} point)"),
              TableKind.HALF_BYE: N_("{player}: a requested bye ({points} point)"),
-             TableKind.ABSENT: N_("{player}: not paired this round")}
+             TableKind.ABSENT: N_("{player} sits out this round")}    # a round robin's odd one out, or withdrawn
 ADJUDICATION_WORDS = N_("less thinking time used ranks higher; equal time is a draw")   # scoring.ADJUDICATION_RULE
 
 
