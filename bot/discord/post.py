@@ -90,8 +90,7 @@ class Poster:
     async def language_of(self, outgoing: Outgoing[Any]) -> str:
         """The language of the server a row is posted in: its tournament's, or its match's."""
         if outgoing.tournament_id is not None:
-            view = await self.bot.services.tournaments.read(outgoing.tournament_id)
-            return self.guild_language(view.guild_id)
+            return self.guild_language((await self.tournaments.tournament(outgoing)).guild_id)
         return await self.server_language(outgoing.match_id)
 
     def guild_language(self, guild_id: int) -> str:

@@ -72,6 +72,8 @@ def start_text(settings: TournamentSettings) -> str:
 def status_line(view: TournamentView, reason: str | None = None) -> str:
     if view.status == "cancelled" and reason in CANCEL_REASONS:
         return _(CANCEL_REASONS[reason])
+    if view.status == "running" and view.current_round == 0:
+        return _("Started: the first round is being paired.")
     winners = ", ".join(f"<@{w}>" for w in view.winners) or "—"
     return _(STATUS_LINES.get(view.status, view.status)).format(round=view.current_round,
                                                                  rounds=view.total_rounds or "?", winners=winners)
@@ -158,8 +160,9 @@ class TournamentButton(ui.DynamicItem[ui.Button], template=r"tn:(?P<action>join|
 
 
 async def deliver(interaction: discord.Interaction, tournament_id: int) -> None:
-    """Post at once what a tournament command announced (its card, a round, standings), and its matches' boards."""
-    await app(interaction).dispatcher.deliver_pending()
+    """Post at once what a tournament command announced (its card, a round's pairings with its boards, standings);
+    the background dispatcher would within moments."""
+    await app(interaction).dispatcher.deliver_pending(tournament_id=tournament_id)
 
 
 async def standings_reply(interaction: discord.Interaction, view: TournamentView) -> None:

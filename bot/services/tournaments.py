@@ -169,8 +169,6 @@ class Tournaments:
             found = await self.store.read(tx, tournament_id)
             assert found is not None
             row, entrants, _tables = found
-            if any(e.user_id == person.user_id for e in entrants):
-                raise NotAllowed(T("You are entered in this tournament already."))
             joined_round = 1
             if row.status == "running" and row.format == Format.SWISS.value and row.current_round < row.total_rounds:
                 joined_round = row.pairing_round + 1 if row.pairing_round > row.current_round \
@@ -181,8 +179,9 @@ class Tournaments:
                 raise StalePosition(T("This tournament is no longer open for entries."))
             if sum(1 for e in entrants if e.withdrawn_round is None) >= row.max_entrants:
                 raise StalePosition(T("This tournament is full."))
-            if not await self.store.add_entrant(tx, tournament_id, user_id=person.user_id, name=person.name,
-                                                rating=rating, joined_round=joined_round, now=now):
+            added = await self.store.add_entrant(tx, tournament_id, user_id=person.user_id, name=person.name,
+                                                 rating=rating, joined_round=joined_round, now=now)
+            if not added:       # once: the entry is the key (tournament, user)
                 raise NotAllowed(T("You are entered in this tournament already."))
             told: list[Notice] = [TournamentCard("update", status=row.status)]
             full = len(entrants) + 1 >= row.max_entrants

@@ -10,7 +10,10 @@ named by its match number instead.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -21,6 +24,7 @@ from bot.discord.tournament_sheet import TIEBREAK_NOTE, alt_text, sheet, standin
 from bot.i18n import N_, _
 from bot.model import NotFound
 from bot.services.announce import (
+    BoardPost,
     Delivered,
     Outgoing,
     Remember,
@@ -33,32 +37,59 @@ from bot.services.tournament_views import TableView, TournamentView
 from bot.tournaments.model import TableKind
 from bot.tournaments.scoring import BYE_POINTS, REQUESTED_BYE_POINTS, figure
 
+BOARDS_WAIT = 10.0           # seconds a pairings post waits for its games' boards before naming them by number
+BOARDS_POLL = 0.05
+if TYPE_CHECKING:
+    from bot.discord.client import GameBot
+
 MAX_CONTENT = 2000           # Discord's limit for a message's text
-MAX_EMBED_TEXT = 4096
+PAGE_TEXT = 4000             # characters of a pairings message's list (an embed holds 4,096)
+PAGE_PINGS = 80              # players a pairings message pings: 80 mentions of 22 characters stay under 2,000
 STANDINGS_TOO_LARGE = N_("The standings image is too large to attach here; /tournament standings shows it.")
 BYE_LINES = {TableKind.BYE: N_("{player}: a bye ({points} point)"),
              TableKind.HALF_BYE: N_("{player}: a requested bye ({points} point)"),
-             TableKind.ABSENT: N_("{player}: not paired this round")}
+             TableKind.ABSENT: N_("{player} sits out this round")}    # a round robin's odd one out, or withdrawn
 ADJUDICATION_WORDS = N_("less thinking time used ranks higher; equal time is a draw")   # scoring.ADJUDICATION_RULE
 
 
-def pings(user_ids: list[int]) -> tuple[str, discord.AllowedMentions]:
-    """The mentions that fit one message, and the permission to notify exactly those people."""
-    text, allowed = "", []
-    for user_id in dict.fromkeys(user_ids):
-        mention = f"<@{user_id}>"
-        if len(text) + len(mention) + 1 > MAX_CONTENT - 200:     # the rest of the content needs room
-            break
-        text += (" " if text else "") + mention
-        allowed.append(discord.Object(user_id))
-    return text, discord.AllowedMentions(users=allowed, everyone=False, roles=False)
+def pings(user_ids: Sequence[int]) -> tuple[str, discord.AllowedMentions]:
+    """The mentions of one message, and the permission to notify exactly those people."""
+    people = list(dict.fromkeys(user_ids))
+    return " ".join(f"<@{u}>" for u in people), discord.AllowedMentions(
+        users=[discord.Object(u) for u in people], everyone=False, roles=False)
+
+
+def pages(tables: Sequence[tuple[str, Sequence[int]]]) -> list[tuple[list[str], list[int]]]:
+    """A round's lines (each with the players it pings) in as few messages as Discord's limits allow: a message's
+    embed holds at most PAGE_TEXT characters and its text pings at most PAGE_PINGS players. A big round (a Swiss
+    of 256: 128 tables) takes several messages; a table is never split."""
+    out: list[tuple[list[str], list[int]]] = [([], [])]
+    for line, players in tables:
+        lines, pinged = out[-1]
+        if lines and (sum(len(x) + 1 for x in lines) + len(line) > PAGE_TEXT
+                      or len(set(pinged) | set(players)) > PAGE_PINGS):
+            out.append(([], []))
+            lines, pinged = out[-1]
+        lines.append(line)
+        pinged += players
+    return out
 
 
 class TournamentPosts(Part):
+    def __init__(self, bot: GameBot):
+        super().__init__(bot)
+        self._read: tuple[int, TournamentView] | None = None    # the row being delivered, and its tournament
+
     async def tournament(self, outgoing: Outgoing) -> TournamentView:
+        """The tournament a row announces, read once per delivery (the poster reads it first for its language;
+        a big event's standings take a moment to compute)."""
         if outgoing.tournament_id is None:
             raise NotFound(N_("This announcement names no tournament."))
-        return await self.services.tournaments.read(outgoing.tournament_id)
+        if self._read is not None and self._read[0] == outgoing.row_id:
+            return self._read[1]
+        view = await self.services.tournaments.read(outgoing.tournament_id)
+        self._read = (outgoing.row_id, view)
+        return view
 
     def where(self, view: TournamentView):
         return self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
@@ -80,26 +111,48 @@ class TournamentPosts(Part):
     # ---- a round's pairings --------------------------------------------------------------------------------------
     async def round(self, outgoing: Outgoing[TournamentRound]) -> Delivered:
         notice = outgoing.notice
-        for match_id in notice.matches:      # the boards first, so that the pairings can link them
-            await self.bot.dispatcher.deliver_pending(match_id)
+        await self.boards_posted(notice.matches)
         view = await self.tournament(outgoing)
         found = next((r for r in view.rounds if r.number == notice.round), None)
         if found is None:
             return Delivered("skipped: the round is gone")
-        lines = [await self.table_line(view, t) for t in found.tables]
+        tables = [(await self.table_line(view, t), [] if t.kind is TableKind.ABSENT else list(t.seats))
+                  for t in found.tables]
         deadline = notice.deadline or found.deadline
         if deadline:
             moment = int(datetime.fromisoformat(deadline).timestamp())
-            lines += ["", _("The round ends <t:{when}:f> (<t:{when}:R>); games still on then are decided: "
-                            "{rule}.").format(when=moment, rule=_(ADJUDICATION_WORDS))]
-        heading = _("🏆 **{name}** — round {round} of {rounds} ({game})").format(
+            tables += [("", []), (_("The round ends <t:{when}:f> (<t:{when}:R>); games still on then are decided: "
+                                    "{rule}.").format(when=moment, rule=_(ADJUDICATION_WORDS)), [])]
+        heading = _("🏆 {name} — round {round} of {rounds} ({game})").format(
             name=view.name, round=notice.round, rounds=view.total_rounds or "?", game=game_label(view.settings))
-        mentions, allowed = pings([u for t in found.tables if t.kind is not TableKind.ABSENT for u in t.seats])
-        embed = discord.Embed(title=heading.replace("**", "")[:256], description="\n".join(lines)[:MAX_EMBED_TEXT],
-                              colour=discord.Colour.blurple())
-        message = await self.where(view).send(content=mentions or None, embed=embed, nonce=nonce(outgoing),
-                                              allowed_mentions=allowed)
-        return Delivered("sent", message.id)
+        parts = pages(tables)
+        first = None
+        for number, (lines, players) in enumerate(parts):
+            title = heading if number == 0 else f"{heading} ({number + 1}/{len(parts)})"
+            mentions, allowed = pings(players)
+            embed = discord.Embed(title=title[:256], description="\n".join(lines), colour=discord.Colour.blurple())
+            message = await self.where(view).send(content=mentions or None, embed=embed, allowed_mentions=allowed,
+                                                  nonce=nonce(outgoing) + (f"-{number}" if number else ""))
+            first = first or message
+        if view.card_message_id:        # the card says which round is on
+            await self.where(view).get_partial_message(view.card_message_id).edit(embed=card_embed(view),
+                                                                                  view=card_view(view))
+        assert first is not None
+        return Delivered("sent", first.id)
+
+    async def boards_posted(self, match_ids: Sequence[int]) -> None:
+        """Deliver the round's first boards (or wait while this or another process posts them, at most
+        BOARDS_WAIT seconds), so that the pairings can link each one."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + BOARDS_WAIT
+        while True:
+            for match_id in match_ids:
+                await self.bot.dispatcher.deliver_pending(match_id)
+            waiting = [m for m in match_ids
+                       if any(r.kind == BoardPost.kind for r in await self.services.outbox.pending(m))]
+            if not waiting or loop.time() >= give_up:
+                return
+            await asyncio.sleep(BOARDS_POLL)
 
     async def table_line(self, view: TournamentView, table: TableView) -> str:
         players = [f"<@{u}>" for u in table.seats]
