@@ -33,6 +33,7 @@ STANDINGS_CACHE = 64          # standings images kept (per tournament, version, 
 SHOWN_TIEBREAKS = (N_("SB"), N_("BH-1"), N_("Wins"))   # Sonneborn–Berger, Buchholz cut-1, games won (as on Discord)
 TIEBREAK_NOTE = N_("Tiebreaks: Sonneborn–Berger (SB), Buchholz cut-1 (BH-1), direct encounter, wins, rating.")
 STATUS_TEXTS = {"open": N_("Open for entries."), "finished": N_("Finished."), "cancelled": N_("Cancelled.")}
+LISTED_KINDS = (TableKind.GAME, TableKind.BYE, TableKind.HALF_BYE)   # a round's list: games and byes (no one absent)
 
 
 def sheet(title: str, rows: Sequence[StandingView], crosstable: tuple[tuple[str, ...], ...] | None) -> Sheet:
@@ -129,7 +130,7 @@ class TournamentPages:
     def _round(pages: Pages, page: TournamentPage, view: TournamentView, rnd: RoundView) -> str:
         """A round as HTML: each game a link to its match page (signed with the server's secret)."""
         items = []
-        for table in rnd.tables:
+        for table in (t for t in rnd.tables if t.kind in LISTED_KINDS):
             line = html.escape(table_line(view, table))
             if table.match_id is not None:
                 link = f"{PAGE_PATH}{pages.sign_for(page, table.match_id)}"

@@ -190,3 +190,16 @@ async def test_an_open_tournaments_page_says_so_and_draws_its_standings_image(se
     assert "Round 1" not in body.decode()
     image = await fetch(site.port, f"{path}/standings.png")
     assert image[0] == 200 and image[2].startswith(b"\x89PNG")
+
+
+async def test_a_swiss_rounds_bye_is_listed_beside_its_games(services, site):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, rounds=3, max_entrants=5)
+    await entered(services, view.id, 5)
+    await front.settle()
+    await pages_on(services, names=1)
+    page = (await fetch(site.port, f"{TOURNAMENT_PATH}{await token_of(services, view.id)}"))[2].decode()
+    [round_one] = re.findall(r"<h2>Round 1</h2><ol>(.*?)</ol>", page)
+    items = re.findall(r"<li>(.*?)</li>", round_one)
+    assert len(items) == 3 and sum("a bye" in i for i in items) == 1
+    assert sum(i.startswith(f'<a href="{PAGE_PATH}') for i in items) == 2
