@@ -103,7 +103,7 @@ class Routes:
             notice = cls.from_payload(row.payload, expires_at=row.expires_at)
         except TypeError as exc:
             raise PermanentFailure(f"unreadable {row.kind} payload ({exc})") from exc
-        outgoing = Outgoing(row.id, row.match_id, notice)
+        outgoing = Outgoing(row.id, row.match_id or 0, notice, tournament_id=row.tournament_id)
         worker = self.workers.get(cls)
         if worker is not None:
             return await worker(outgoing)
@@ -175,18 +175,20 @@ class Dispatcher(WakeableLoop):
             self._listener = None
         await super().stop()
 
-    async def deliver_pending(self, match_id: int | None = None) -> int:
-        """Claim and deliver what is due (of one match, or of any), until nothing due is left unclaimed."""
+    async def deliver_pending(self, match_id: int | None = None, *, tournament_id: int | None = None) -> int:
+        """Claim and deliver what is due (of one match or tournament, or of any), until nothing due is left
+        unclaimed. A tournament's rows are delivered in order per tournament, as a match's are per match."""
         count = 0
         while True:
             now = self.services.clock()
             rows = await self.services.outbox.claim(now=iso(now), until=iso(now + self.lease), owner=self.owner,
-                                                    match_id=match_id, matches=self.batch)
+                                                    match_id=match_id, matches=self.batch,
+                                                    tournament_id=tournament_id)
             if not rows:
                 return count
-            by_match: dict[int, list[OutboxRow]] = {}
+            by_match: dict[tuple[int | None, int | None], list[OutboxRow]] = {}
             for row in rows:
-                by_match.setdefault(row.match_id, []).append(row)
+                by_match.setdefault((row.match_id, row.tournament_id), []).append(row)
             renewing = asyncio.create_task(self._renew(list(by_match)), name="renew claims")
             try:
                 await asyncio.gather(*(self._deliver_in_order(r) for r in by_match.values()))
@@ -195,14 +197,17 @@ class Dispatcher(WakeableLoop):
                 await asyncio.gather(renewing, return_exceptions=True)
             count += len(rows)
 
-    async def _renew(self, match_ids: list[int]) -> None:
-        """Keep this process's claims on these matches while their rows are delivered (a slow post, a bot's
-        search), so that no other process takes them over meanwhile. Runs until cancelled."""
+    async def _renew(self, groups: list[tuple[int | None, int | None]]) -> None:
+        """Keep this process's claims on these matches (and tournaments) while their rows are delivered (a slow
+        post, a bot's search, a pairing), so that no other process takes them over meanwhile. Runs until
+        cancelled."""
+        match_ids = [m for m, _t in groups if m is not None]
+        tournament_ids = [t for m, t in groups if m is None and t is not None]
         while True:
             await asyncio.sleep(self.lease.total_seconds() * RENEW_AFTER)
             until = iso(self.services.clock() + self.lease)
             try:
-                await self.services.outbox.renew(self.owner, match_ids, until=until)
+                await self.services.outbox.renew(self.owner, match_ids, until=until, tournament_ids=tournament_ids)
             except Exception as exc:     # the database is away: the next renewal may do
                 log.warning("dispatcher: could not renew claims (%s)", type(exc).__name__)
 
@@ -248,7 +253,8 @@ class Dispatcher(WakeableLoop):
                                        owner=self.owner)
             if marked:
                 await self._remember_in(tx, row.match_id, done.remember)
-                await outbox.add(tx, row.match_id, done.follow_ups, now=when)
+                await self._remember_of_tournament(tx, row.tournament_id, done.remember)
+                await outbox.add(tx, row.match_id, done.follow_ups, now=when, tournament_id=row.tournament_id)
         if done.follow_ups:
             self._wake.set()
 
@@ -257,7 +263,9 @@ class Dispatcher(WakeableLoop):
         async with self.services.db.transaction() as tx:
             await self._remember_in(tx, match_id, what)
 
-    async def _remember_in(self, tx: Tx, match_id: int, what: Remember) -> None:
+    async def _remember_in(self, tx: Tx, match_id: int | None, what: Remember) -> None:
+        if match_id is None:        # a tournament's row
+            return
         matches = self.services.matches
         if what.channel_id is not None:
             await matches.set_channel(tx, match_id, what.channel_id)
@@ -265,6 +273,10 @@ class Dispatcher(WakeableLoop):
             await matches.set_message(tx, match_id, "card_message_id", what.card_message_id)
         if what.board_message_id is not None:
             await matches.set_message(tx, match_id, "board_message_id", what.board_message_id)
+
+    async def _remember_of_tournament(self, tx: Tx, tournament_id: int | None, what: Remember) -> None:
+        if tournament_id is not None and what.tournament_card_message_id is not None:
+            await self.services.tournaments.store.set_card_message(tx, tournament_id, what.tournament_card_message_id)
 
     def _given_up(self, row: OutboxRow) -> None:
         self.failed += 1

@@ -48,7 +48,8 @@ class Scheduler(WakeableLoop):
             self._wake.set()
 
     async def run_due(self) -> list[tuple[str, int]]:
-        """Handle everything due now: expired challenges, deadlines, reminders. Returns (kind, match id).
+        """Handle everything due now: expired challenges, deadlines, reminders, tournaments' starts and round
+        deadlines. Returns (kind, match id) — (kind, tournament id) for a start, (kind, match id) adjudicated.
 
         A match that fails is logged and left for the next pass; the others go on.
         """
@@ -69,6 +70,13 @@ class Scheduler(WakeableLoop):
                 if match is None:
                     continue
                 done.append(({"deadline": match.status, "remind": "reminded"}.get(kind, kind), match_id))
+        tournaments = self.services.tournaments
+        for step_name, tournament_step in (("tournament_start", tournaments.start_due),
+                                           ("adjudicated", tournaments.adjudicate_due)):
+            try:
+                done += [(step_name, i) for i in await tournament_step()]
+            except Exception:
+                log.exception("scheduler: tournaments' %s failed; retrying on the next pass", step_name)
         for user_id in await self.services.digests.due():
             try:
                 if await self.services.digests.send(user_id) is not None:
@@ -84,7 +92,8 @@ class Scheduler(WakeableLoop):
             await self.observe_lag()
             await self.run_due()
             nxt = await self.services.clocks.next_due()
-            nxt = min((t for t in (nxt, await self.services.digests.next_due()) if t), default=None)
+            nxt = min((t for t in (nxt, await self.services.digests.next_due(),
+                                   await self.services.tournaments.next_due()) if t), default=None)
         except asyncio.CancelledError:
             raise
         except Exception:

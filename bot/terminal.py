@@ -38,13 +38,22 @@ from bot.services.announce import (
     ReplayPost,
     Reply,
     TakebackProposal,
+    TournamentCard,
+    TournamentEnd,
+    TournamentRound,
+    TournamentStandings,
 )
+from bot.services.tournament_views import TournamentView
 from bot.store import Database
+from bot.tournament_pairer import TournamentPairer
+from bot.tournaments.scoring import figure
 from engines import GAMES, State
 from engines.steps import StepOption, picked_turn, step_options
 from render import board_png
 from render import texts as render_texts
 
+TOURNAMENT_STATUS = {"open": N_("open for entries"), "running": N_("under way"), "finished": N_("over"),
+                     "cancelled": N_("called off")}
 TERMINAL_GUILD = 0      # the terminal is its own "server"
 TERMINAL_CHANNEL = 0
 HELP = N_("Type a move (or a whole turn), press Enter (or type 'pick') to build your turn from numbered menus, "
@@ -120,7 +129,8 @@ class Table:
         self.out = out
         self.write = write
         self.ai = AIPlayer(services, thinking=self.thinking)
-        self.dispatcher = Dispatcher(services, Routes(self, workers=self.ai.workers), owner="terminal")
+        self.workers = {**self.ai.workers, **TournamentPairer(services).workers}   # beside the handlers
+        self.dispatcher = Dispatcher(services, Routes(self, workers=self.workers), owner="terminal")
 
     def thinking(self, match: Match) -> None:
         self.write(_("{player} is thinking…").format(player=match.ai_to_move.name if match.ai_to_move
@@ -140,10 +150,43 @@ class Table:
                 DrawProposal: skip("no draw offers in the terminal"),
                 TakebackProposal: skip("no takebacks in the terminal"),
                 AwayNotice: skip("no time away in the terminal"),
-                Hint: skip("no hints in the terminal")}
+                Hint: skip("no hints in the terminal"),
+                TournamentCard: self.tournament_card,
+                TournamentRound: self.tournament_round,
+                TournamentStandings: self.tournament_standings,
+                TournamentEnd: self.tournament_end}
 
     async def perform(self, outgoing: Outgoing, handler: Handler) -> Delivered:
         return await handler(outgoing)
+
+    # ---- tournaments: a line each ------------------------------------------------------------------------------
+    async def tournament_card(self, outgoing: Outgoing[TournamentCard]) -> Delivered:
+        view = await self._tournament(outgoing)
+        self.write(_("Tournament {name}: {status}, {count} entrant(s).").format(
+            name=view.name, status=_(TOURNAMENT_STATUS[view.status]), count=len(view.active_entrants)))
+        return Delivered("shown")
+
+    async def tournament_round(self, outgoing: Outgoing[TournamentRound]) -> Delivered:
+        view = await self._tournament(outgoing)
+        self.write(_("Tournament {name}, round {round}: {games} game(s) begin.").format(
+            name=view.name, round=outgoing.notice.round, games=len(outgoing.notice.matches)))
+        return Delivered("shown")
+
+    async def tournament_standings(self, outgoing: Outgoing[TournamentStandings]) -> Delivered:
+        view = await self._tournament(outgoing)
+        rows = "; ".join(f"{row.rank}. {row.name} {figure(row.points)}" for row in view.standings)
+        self.write(_("Tournament {name}, standings: {rows}").format(name=view.name, rows=rows))
+        return Delivered("shown")
+
+    async def tournament_end(self, outgoing: Outgoing[TournamentEnd]) -> Delivered:
+        view = await self._tournament(outgoing)
+        winners = ", ".join(view.name_of(u) for u in outgoing.notice.winners)
+        self.write(_("Tournament {name} is over. Won by {winners}.").format(name=view.name, winners=winners))
+        return Delivered("shown")
+
+    async def _tournament(self, outgoing: Outgoing) -> TournamentView:
+        assert outgoing.tournament_id is not None
+        return await self.services.tournaments.read(outgoing.tournament_id)
 
     async def board(self, outgoing: Outgoing[BoardPost]) -> Delivered:
         post = outgoing.notice

@@ -29,6 +29,9 @@ SERVICE_TERMINATIONS = {
     "aborted": N_("Aborted by {admin}{reason} (unrated)."),
     "turn_cap": N_("No one won in {turns} turns, so the game is a draw."),
     "agreement": N_("Drawn by agreement."),
+    "withdrew": N_("{loser} withdrew from the tournament."),
+    "adjudicated": N_("The round's deadline passed, so the game was adjudicated: less thinking time used ranks "
+                      "higher."),
 }
 
 
@@ -41,6 +44,8 @@ class ServiceTermination(Termination):
     ABORTED = "aborted"
     TURN_CAP = "turn_cap"
     AGREEMENT = "agreement"
+    WITHDREW = "withdrew"          # a tournament entrant withdrew while this game ran
+    ADJUDICATED = "adjudicated"    # a tournament round's deadline (bot.tournaments.scoring.ADJUDICATION_RULE)
 
 
 def words(phrase: Phrase | str, names: Mapping[str, str] | None = None) -> str:

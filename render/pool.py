@@ -26,6 +26,7 @@ from procs import alive, end_with_parent
 from render import board_png
 from render.games import RENDERERS
 from render.replay import DEFAULT_BUDGET
+from render.standings import Sheet, standings_png
 from render.texts import install
 
 Texts = Mapping[str, Mapping[str, str]]    # {language: {English template: translation}} (render.texts)
@@ -89,6 +90,10 @@ def _replay(game: str, frames: list, names: Sequence[str] | None, language: str,
     return replay_gif(game, frames, names, language, budget=budget)
 
 
+def _standings(sheet: Sheet) -> bytes:
+    return standings_png(sheet)
+
+
 class RenderPool:
     def __init__(self, processes: int | None = None, texts: Texts | None = None):
         """``texts``: the translations of the board texts by language (``render.texts``), for every worker."""
@@ -131,6 +136,13 @@ class RenderPool:
             return await asyncio.to_thread(_replay, game, frames, names, language, budget)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, _replay, game, frames, names, language, budget)
+
+    async def standings(self, sheet: Sheet) -> bytes:
+        """A tournament's standings image (``render.standings``): its words come translated in ``sheet``."""
+        if self._executor is None:
+            return await asyncio.to_thread(_standings, sheet)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _standings, sheet)
 
     def close(self) -> None:
         self._closed = True

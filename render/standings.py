@@ -34,6 +34,7 @@ CROSS_PAD = 5                   # inside each crosstable column: 64 entrants sta
 ROW_HEIGHT = 24
 MARGIN = 16
 NAME_WIDTH = 220                # the widest a name column gets
+TITLE_WIDTH = 720               # the widest a title makes the image (a longer one is shortened with an ellipsis)
 GAP = 18                        # between the standings and the crosstable
 STRIPE = mix(BACKGROUND, INK, 0.06)
 RULE = mix(BACKGROUND, INK, 0.35)
@@ -131,7 +132,8 @@ def draw(sheet: Sheet) -> Image.Image:
     names = _names(sheet)
     columns = layout(sheet, names)
     top = MARGIN + TITLE_SIZE + 14
-    width = columns[-1].x + columns[-1].width + MARGIN
+    title_width = int(name_length(sheet.title, TITLE_SIZE, bold=True)) + 1
+    width = max(columns[-1].x + columns[-1].width, min(MARGIN + title_width, TITLE_WIDTH)) + MARGIN
     height = top + ROW_HEIGHT * (len(sheet.rows) + 1) + MARGIN
     image = Image.new("RGB", (width, height), BACKGROUND)
     d = ImageDraw.Draw(image)

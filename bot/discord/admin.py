@@ -15,10 +15,13 @@ from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.digests import time_zones
 from bot.services.queries import parse_match_id
 from bot.services.settings import NOTIFY_CHOICES, PAGE_MODES, SettingsRequest
+from bot.services.tournament_views import WHO_MAY_CREATE
 
 NOTIFY_LABELS = {"mention": N_("a mention in the match's channel"), "dm": N_("a direct message (with a link)"),
                  "off": N_("no notification"), "digest": wording.DIGEST_NOTIFY_LABEL}
 PAGE_MODE_LABELS = {"off": N_("off"), "link": N_("by link only"), "listed": N_("listed (search engines may index)")}
+CREATORS_LABELS = {"managers": N_("managers"), "everyone": N_("everyone")}
+CREATORS_LINE = N_("Tournaments may be created by: {who}")
 MAX_REASON = 200
 DEFAULT_TIME_CHOICES: list[app_commands.Choice[int]] = [
     *(app_commands.Choice(name=f"{d} days" if d > 1 else "1 day", value=d) for d in TIME_CHOICES_DAYS),
@@ -41,9 +44,11 @@ def _is_admin(interaction: discord.Interaction) -> bool:
                        timezone="Your time zone for the digest, like Europe/Berlin (default UTC)",
                        pages="Admins: a web page for each match: off, by link only, or listed for search engines",
                        page_names="Admins: display names on match pages (off: seat names)",
-                       new_page_links="Admins: revoke every match page link given so far")
+                       new_page_links="Admins: revoke every match page link given so far",
+                       tournaments="Admins: who may create tournaments")
 @app_commands.choices(notify=[app_commands.Choice(name=NOTIFY_LABELS[c], value=c) for c in NOTIFY_CHOICES])
 @app_commands.choices(pages=[app_commands.Choice(name=PAGE_MODE_LABELS[m], value=m) for m in PAGE_MODES])
+@app_commands.choices(tournaments=[app_commands.Choice(name=CREATORS_LABELS[w], value=w) for w in WHO_MAY_CREATE])
 @app_commands.choices(threads=[app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)],
                       default_time=DEFAULT_TIME_CHOICES,
                       takebacks=[app_commands.Choice(name="on", value=1), app_commands.Choice(name="off", value=0)],
@@ -55,7 +60,7 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
                    away: int | None = None,
                    away_allowance: int | None = None, digest_hour: int | None = None,
                    timezone: str | None = None, pages: str | None = None, page_names: int | None = None,
-                   new_page_links: bool = False) -> None:
+                   new_page_links: bool = False, tournaments: str | None = None) -> None:
     services = app(interaction).services
     store = services.settings
     guild = interaction.guild_id or 0
@@ -65,7 +70,7 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
             allow_channel=allow_channel.id if allow_channel else None,
             remove_channel=remove_channel.id if remove_channel else None, takebacks=takebacks, away=away,
             away_allowance=away_allowance, digest_hour=digest_hour, timezone=timezone, pages=pages,
-            page_names=page_names, new_page_links=True if new_page_links else None)
+            page_names=page_names, new_page_links=True if new_page_links else None, tournaments=tournaments)
         status = await services.settings_service.change(guild, interaction.user.id, request,
                                                         admin=_is_admin(interaction))
         told = ""
@@ -84,6 +89,7 @@ async def settings(interaction: discord.Interaction, notify: str | None = None, 
             threads=_("on") if server.threads else _("off"), channels=channels)
         text += _(wording.TAKEBACKS_SETTING).format(state=_("on") if server.takebacks else _("off"))
         text += "\n" + await pages_line(services, guild)
+        text += "\n" + _(CREATORS_LINE).format(who=_(CREATORS_LABELS[await services.tournaments.who_may_create(guild)]))
         text += "\n" + server_line
         text = f"{told}\n\n{text}" if told else text
         await finish(interaction, embed=info_embed(text))

@@ -43,9 +43,13 @@ def deadline_line(match: Match) -> str:
         player=who.name, when=timestamp(match.deadline, "f"), countdown=timestamp(match.deadline))
 
 
-def board_embed(match: Match, text: str, *, ply: int | None = None, turns: int | None = None) -> discord.Embed:
+def board_embed(match: Match, text: str, *, ply: int | None = None, turns: int | None = None,
+                label: str | None = None) -> discord.Embed:
+    """A board's embed; ``label``: the tournament and round a tournament's game is played in, above the title."""
     embed = discord.Embed(title=wording.board_caption(match, turns)[:256], description=text[:4096],
                           colour=COLOUR_DONE if match.is_over else COLOUR_ACTIVE)
+    if label:
+        embed.set_author(name=label[:256])
     clock = deadline_line(match) if ply is None or ply == match.ply else ""
     if clock:
         embed.add_field(name=_("Time"), value=clock, inline=False)

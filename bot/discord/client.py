@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.ai_player import AIPlayer
 from bot.archiver import Archiver
 from bot.config import Config
-from bot.discord import guide, picker, standings
+from bot.discord import guide, picker, standings, tournament_card
 from bot.discord.commands import register_commands
 from bot.discord.interaction import tell
 from bot.discord.locales import LocaleMemory
@@ -25,6 +25,7 @@ from bot.i18n import _, board_texts, speaking
 from bot.model import Match, shown
 from bot.scheduler import Scheduler
 from bot.services import Services
+from bot.tournament_pairer import TournamentPairer
 from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
@@ -127,10 +128,18 @@ class GameBot(discord.Client):
             return None
         return await self.services.pages.url(self.config.public_url, match.id, match.row.guild_id)
 
+    async def tournament_page_url(self, tournament_id: int, guild_id: int) -> str | None:
+        """The link to a tournament's page (its standings and its rounds' games) when this bot serves pages and
+        the server allows them; None otherwise. Only reads."""
+        if not self.config.web_enabled or not self.config.public_url:
+            return None
+        return await self.services.pages.tournament_url(self.config.public_url, tournament_id, guild_id)
+
     async def setup_hook(self) -> None:
         if self._services is None:
             self._services = await Services.open(self.config.database_path)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS, *guide.DYNAMIC_ITEMS, *picker.DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *standings.DYNAMIC_ITEMS, *guide.DYNAMIC_ITEMS, *picker.DYNAMIC_ITEMS,
+                               *tournament_card.DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogTranslator())   # German command names etc. (bot/locale)
         self._scheduler = Scheduler(self.services)
         self._renders = await asyncio.to_thread(RenderPool, self.render_processes, board_texts())
@@ -140,7 +149,8 @@ class GameBot(discord.Client):
             pool = await asyncio.to_thread(AIPool, self.ai_processes)   # spawning workers takes a moment
         self._ai = AIPlayer(self.services, pool)
         # fails here, naming them, if a kind of announcement has no handler (the bot's turn is the AI's)
-        self._dispatcher = Dispatcher(self.services, Routes(self.poster, workers=self._ai.workers))
+        workers = {**self._ai.workers, **TournamentPairer(self.services).workers}   # a tournament's next round
+        self._dispatcher = Dispatcher(self.services, Routes(self.poster, workers=workers))
         if self.run_background:   # both catch up at once on whatever fell due while the bot was down
             self._scheduler.start()
             self._dispatcher.start()

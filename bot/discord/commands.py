@@ -499,7 +499,7 @@ async def challenge_to_menu(interaction: discord.Interaction, member: discord.Me
 
 def register_commands(tree: app_commands.CommandTree) -> None:
     """Every command; the game registry is checked first (a missing renderer or a clashing key fails here)."""
-    from bot.discord import admin, guide, records, standings
+    from bot.discord import admin, guide, records, standings, tournament
     guide.register(tree)
     records.register(admin.match_group)
     records.record_command.autocomplete("match")(_server_match_autocomplete)
@@ -507,6 +507,7 @@ def register_commands(tree: app_commands.CommandTree) -> None:
     tree.add_command(replay_command)
     tree.add_command(challenge_to_menu)
     standings.register(tree)
+    tournament.register(tree)
     admin.register(tree)
     check_games(GAMES, taken=[c.name for c in tree.get_commands()])
     for game in GAMES.values():

@@ -3,7 +3,8 @@
 ``Services`` wires them: ``challenges`` (open, answer, start), ``play`` (turns, resignations, aborts),
 ``clocks`` (reminders, time-outs, expiries), ``queries`` (reading matches), ``settings_service`` (one /settings
 command, one transaction), ``fairplay`` (what no analysis may look at), ``analysis`` (the position to analyse,
-fair play applied), ``drafts`` (the picker's partial turns), ``pages`` (match pages' links). The Discord front end and
+fair play applied), ``drafts`` (the picker's partial turns), ``pages`` (match pages' links), ``tournaments``
+(events: entries, rounds, results, standings). The Discord front end and
 the terminal both reach them through it.
 """
 
@@ -32,6 +33,7 @@ from bot.services.queries import Queries
 from bot.services.settings import Settings
 from bot.services.submissions import ReplayRenders, Submissions
 from bot.services.takebacks import Takebacks
+from bot.services.tournaments import Tournaments
 from bot.store.db import Database
 from bot.store.matches import MatchStore
 from bot.store.outbox import OutboxStore
@@ -60,6 +62,7 @@ class Services:
         self.submissions = Submissions(clock)     # analyses and hints per person (in memory)
         self.replay_renders = ReplayRenders(clock)   # replays drawn per person (in memory)
         self.pages = Pages(self.ctx, self.queries)   # match pages on the web: links and what they open
+        self.tournaments = Tournaments(self.ctx, self.challenges, self.play)   # events of many matches
 
     @classmethod
     async def open(cls, where: str | Path) -> Services:

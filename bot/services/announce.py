@@ -18,7 +18,17 @@ turn is done beside the dispatcher, not by a front end.
 - ``DrawProposal``, ``TakebackProposal``: a proposal made ('offer', 'request') or declined;
 - ``AwayNotice``: a player is away until ``until``, or back (None);
 - ``Digest``: the daily list of the matches awaiting a player;
-- ``Hint``: a player used a hint.
+- ``Hint``: a player used a hint;
+- ``TournamentCard``: post a tournament's card (``event`` 'open') or bring it up to date ('update': an entrant
+  joined or withdrew, it started, finished or was cancelled);
+- ``TournamentRound``: a round was paired and its matches started: the pairings post (one message per round);
+- ``TournamentStandings``: a result changed the standings: post the standings image (a crosstable for round robins);
+- ``TournamentPairing``: the round before ``round`` ended: pair it and start its matches (a worker's, not a front
+  end's: ``bot.tournament_pairer.TournamentPairer.workers``);
+- ``TournamentEnd``: the last round ended: the final announcement, pinging the winners.
+
+A tournament's rows have no match (``Outgoing.match_id`` 0) but a ``tournament_id``; they are claimed and
+delivered in order per tournament as a match's are per match.
 """
 
 from __future__ import annotations
@@ -172,6 +182,43 @@ class Hint(Notice):
     by: int
 
 
+# ---- tournaments (rows of a tournament, no match: ``Outgoing.tournament_id``) --------------------------------------
+
+@kind("tournament_card")
+@dataclass(frozen=True)
+class TournamentCard(Notice):
+    event: str                  # 'open' | 'update'
+    status: str | None = None   # 'update': the status it shows (open, running, finished, cancelled)
+    reason: str | None = None   # 'update' when cancelled: 'too_few' (fewer than the minimum at the start) | 'by_hand'
+
+
+@kind("tournament_round")
+@dataclass(frozen=True)
+class TournamentRound(Notice):
+    round: int
+    matches: tuple[int, ...]    # the round's new matches, in table order
+    deadline: str | None = None   # ISO time the round is adjudicated at (None: no round deadline)
+
+
+@kind("tournament_standings")
+@dataclass(frozen=True)
+class TournamentStandings(Notice):
+    round: int                  # the round whose result changed them
+    match_id: int | None = None   # the match whose result it was (None: a withdrawal, an adjudication)
+
+
+@kind("tournament_pairing")
+@dataclass(frozen=True)
+class TournamentPairing(Notice):
+    round: int                  # the round to pair (the one before it has ended)
+
+
+@kind("tournament_end")
+@dataclass(frozen=True)
+class TournamentEnd(Notice):
+    winners: tuple[int, ...]    # user ids of the entrants ranked first (shared first place: several)
+
+
 # ---- what the services write -------------------------------------------------------------------------------------
 
 def board(match: Match, event: str, *, seat: int | None = None, record: str | None = None,
@@ -197,8 +244,9 @@ def start_announcements(match: Match) -> list[Notice]:
 class Outgoing(Generic[N]):
     """One outbox row to deliver, its notice typed."""
     row_id: int
-    match_id: int
+    match_id: int               # 0 for a tournament's row (it has no match)
     notice: N
+    tournament_id: int | None = None   # a tournament's row
 
 
 @dataclass(frozen=True)
@@ -207,6 +255,7 @@ class Remember:
     board_message_id: int | None = None   # the match's latest board
     card_message_id: int | None = None    # the match's challenge card
     channel_id: int | None = None         # the match moved to this channel (its own thread)
+    tournament_card_message_id: int | None = None   # a tournament's card (for a tournament's row)
 
 
 @dataclass(frozen=True)

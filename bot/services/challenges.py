@@ -271,6 +271,22 @@ class Challenges:
         self.ctx.events.announcements.emit(match_id)
         return match
 
+    async def start_seated(self, tx: Tx, game_key: str, *, variant: str | None, guild_id: int, channel_id: int,
+                           seats: Sequence[Person], teams: Sequence[Sequence[int]], time_per_move: int,
+                           rated: bool, tournament: tuple[int, int], created_by: int, now: str) -> Match:
+        """A match whose seats are decided already (a tournament's pairing: ``seats`` in seat order, ``teams``
+        seat indices per team), created and started in the caller's transaction; the caller writes its start
+        announcements (``start_announcements``)."""
+        game = GAMES[game_key]
+        team_of = {seat: t for t, team in enumerate(teams) for seat in team}
+        match_id = await self.ctx.matches.create_challenge(
+            tx, game=game.key, variant=variant or (game.variants[0] if game.variants else None), players=len(seats),
+            guild_id=guild_id, channel_id=channel_id, seed=self.ctx.seeds.randrange(1 << 31),
+            created_by=created_by, now=now, expires_at=now, time_per_move=time_per_move, rematch_of=None,
+            people=[(p.user_id, p.name, team_of.get(seat), seat, None) for seat, p in enumerate(seats)],
+            all_accepted=True, tournament=tournament, unrated=not rated)
+        return await self._start(tx, await self._read(tx, match_id))
+
     # ---- internals ---------------------------------------------------------------------------------------------
     async def _within_limits(self, tx: Tx, user_id: int, guild_id: int) -> None:
         if await self.ctx.matches.open_challenges_by(tx, user_id, guild_id) >= MAX_OPEN_PER_USER:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bot.events import Events
 from bot.services.positions import Positions
 from bot.store.away import AwayStore
-from bot.store.db import Database
+from bot.store.db import Database, Tx
 from bot.store.digests import DigestStore
 from bot.store.drafts import DraftStore
 from bot.store.matches import MatchStore
@@ -18,6 +19,10 @@ from bot.store.outbox import OutboxStore
 from bot.store.ratings import RatingStore
 from bot.store.rows import MatchRow, TurnClock
 from bot.store.settings import SettingsStore
+from bot.store.tournaments import TournamentStore
+
+if TYPE_CHECKING:
+    from bot.model import Match
 
 Clock = Callable[[], datetime]
 
@@ -50,6 +55,9 @@ class Context:
         self.away = AwayStore(self.db)
         self.digests = DigestStore(self.db)
         self.drafts = DraftStore(self.db)
+        self.tournaments = TournamentStore(self.db)
+        # called in the transaction that ends a tournament's match (the tournament service records its result)
+        self.match_end_hooks: list[Callable[[Tx, Match], Awaitable[None]]] = []
 
     def now(self) -> str:
         return iso(self.clock())

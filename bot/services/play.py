@@ -170,6 +170,9 @@ class Play:
         if result is not None and new.status == "finished":
             new.rating_changes = await self.ctx.ratings.apply(
                 tx, new.row, [(p.seat, p.user_id) for p in new.seated if p.seat is not None])
+        if result is not None and new.row.tournament_id is not None:
+            for hook in self.ctx.match_end_hooks:   # a tournament's table result, in the ending's transaction
+                await hook(tx, new)
         return new
 
     def _after(self, match: Match) -> None:

@@ -17,6 +17,7 @@ from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.context import Context
 from bot.services.digests import DigestChoice, Digests, check_hour, check_zone
 from bot.services.pages import new_secret
+from bot.services.tournament_views import WHO_MAY_CREATE
 from bot.store.db import Tx
 from bot.store.pages import PAGE_MODES, PageStore
 from bot.store.settings import NOTIFY_CHOICES
@@ -42,12 +43,13 @@ class SettingsRequest:
     pages: object = None             # admins: match pages off, link or listed (PAGE_MODES)
     page_names: object = None        # admins: 1 = display names on match pages, 0 = seat names
     new_page_links: object = None    # admins: True = a new secret, which revokes every link given so far
+    tournaments: object = None       # admins: who may create tournaments, one of WHO_MAY_CREATE
 
     @property
     def server_change(self) -> bool:
         return any(v is not None for v in (self.threads, self.default_time, self.allow_channel,
                                             self.remove_channel, self.takebacks, self.pages, self.page_names,
-                                            self.new_page_links))
+                                            self.new_page_links, self.tournaments))
 
     @property
     def pages_change(self) -> bool:
@@ -94,6 +96,10 @@ def checked(request: SettingsRequest, *, admin: bool) -> SettingsRequest:
     if request.new_page_links not in (None, True, False):
         raise BadInput(T("New page links is true or false, not {value}. Nothing was changed.",
                          value=shown(request.new_page_links)))
+    if request.tournaments is not None and (not isinstance(request.tournaments, str)
+                                            or request.tournaments not in WHO_MAY_CREATE):
+        raise BadInput(T("Tournaments are created by managers or by everyone, not {value}. Nothing was changed.",
+                         value=shown(request.tournaments)))
     if request.away is not None:
         Away.check_days(request.away)
     if request.away_allowance is not None:
@@ -134,6 +140,8 @@ class Settings:
                     allow_channel=_id(request.allow_channel), remove_channel=_id(request.remove_channel))
             if request.pages_change:
                 await self._write_pages(tx, guild_id, request)
+            if request.tournaments is not None:
+                await self.ctx.tournaments.set_creators(tx, guild_id, str(request.tournaments))
             if request.away is not None:      # last: measured against the allowance this command may have set
                 away = await self.away.set_in(tx, guild_id, user_id, _int(request.away))
         if away is not None:

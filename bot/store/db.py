@@ -121,6 +121,10 @@ class Tx(ABC):
         SQLite transactions are serial already: all of them, in order."""
 
     @abstractmethod
+    async def lock_free_tournaments(self, tournament_ids: Sequence[int]) -> list[int]:
+        """``lock_free_matches`` for tournament rows (a tournament's outbox rows are claimed by its row)."""
+
+    @abstractmethod
     async def serialize(self, key: str) -> None:
         """Transactions that call this with the same ``key`` run one after another, from here to their end
         (a read-decide-write on rows that may not exist yet; SQLite transactions are serial already)."""

@@ -77,19 +77,22 @@ class MatchStore:
                                channel_id: int, seed: int, created_by: int, now: str, expires_at: str,
                                time_per_move: int | None, rematch_of: int | None,
                                people: Sequence[tuple[int, str, int | None, int | None, int | None]],
-                               open_seats: int = 0) -> int:
+                               open_seats: int = 0, all_accepted: bool = False,
+                               tournament: tuple[int, int] | None = None, unrated: bool = False) -> int:
         """A new open challenge; ``people`` is (user id, name, team, preset seat, AI level), the challenger
-        first. The challenger and AI seats have accepted already. ``open_seats`` more seats anyone may take."""
+        first. The challenger and AI seats have accepted already (everyone, ``all_accepted``: a tournament's
+        pairing). ``open_seats`` more seats anyone may take. ``tournament``: (tournament id, round) it plays."""
+        tournament_id, tournament_round = tournament or (None, None)
         match_id = await tx.insert(
             "INSERT INTO matches (game, variant, players, guild_id, channel_id, status, seed, created_by,"
-            " created_at, expires_at, time_per_move, rematch_of, open_seats)"
-            " VALUES (?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, expires_at, time_per_move, rematch_of, open_seats, tournament_id, tournament_round,"
+            " unrated) VALUES (?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game, variant, players, guild_id, channel_id, seed, created_by, now, expires_at, time_per_move,
-             rematch_of, open_seats))
+             rematch_of, open_seats, tournament_id, tournament_round, int(unrated)))
         await tx.executemany(
             "INSERT INTO participants (match_id, user_id, name, invited_order, team, preset_seat, ai_level, accepted)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(match_id, uid, name, i, team, preset, level, int(i == 0 or level is not None))
+            [(match_id, uid, name, i, team, preset, level, int(all_accepted or i == 0 or level is not None))
              for i, (uid, name, team, preset, level) in enumerate(people)])
         return match_id
 

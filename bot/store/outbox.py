@@ -2,7 +2,8 @@
 
 A dispatcher claims due rows with a lease (so several processes never deliver one row twice, and the rows of
 a process that died are taken over once its lease runs out), delivers them, and marks each done with what
-happened. All rows of one match are claimed together and delivered in order.
+happened. All rows of one match are claimed together and delivered in order; a tournament's rows (which have no
+match) the same, per tournament.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Protocol
 from bot.store.db import Database, Tx
 from bot.store.rows import OutboxRow
 
-COLUMNS = "id, match_id, kind, payload, created_at, due_at, expires_at, attempts"
+COLUMNS = "id, match_id, kind, payload, created_at, due_at, expires_at, attempts, tournament_id"
 CANDIDATES = 4     # matches looked at per match claimed: those another claimer holds are skipped, not waited for
 CLAIM_TRIES = 5    # looks again when every match seen was claimed by another in the meantime
 
@@ -31,54 +32,84 @@ class Told(Protocol):
 
 
 def _row(r) -> OutboxRow:
-    return OutboxRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7])
+    return OutboxRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7], r[8])
+
+
+def _only(match_id: int | None, tournament_id: int | None) -> tuple[str, tuple]:
+    """The filter to one match's or one tournament's rows (none: every row)."""
+    if match_id is not None:
+        return " AND match_id = ?", (match_id,)
+    if tournament_id is not None:
+        return " AND tournament_id = ?", (tournament_id,)
+    return "", ()
 
 
 class OutboxStore:
     def __init__(self, db: Database):
         self.db = db
 
-    async def add(self, tx: Tx, match_id: int, items: Sequence[Told], *, now: str) -> list[int]:
+    async def add(self, tx: Tx, match_id: int | None, items: Sequence[Told], *, now: str,
+                  tournament_id: int | None = None) -> list[int]:
+        """Write ``items`` as rows of a match, or (``match_id`` None) of the tournament ``tournament_id``."""
+        assert match_id is not None or tournament_id is not None or not items
         ids = []
         for item in items:
             ids.append(await tx.insert(
-                "INSERT INTO outbox (match_id, kind, payload, created_at, due_at, expires_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, item.kind, json.dumps(dict(item.to_payload()), sort_keys=True), now, now, item.expires_at)))
+                "INSERT INTO outbox (match_id, tournament_id, kind, payload, created_at, due_at, expires_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (match_id, None if match_id is not None else tournament_id, item.kind,
+                 json.dumps(dict(item.to_payload()), sort_keys=True), now, now, item.expires_at)))
         return ids
 
     async def claim(self, *, now: str, until: str, owner: str, match_id: int | None = None,
-                    matches: int = 8) -> list[OutboxRow]:
-        """Claim every due row of up to ``matches`` matches none of whose rows another owner holds.
+                    matches: int = 8, tournament_id: int | None = None) -> list[OutboxRow]:
+        """Claim every due row of up to ``matches`` matches none of whose rows another owner holds — and, with
+        room left, of tournaments (a tournament's rows, which have no match, are held as a match's are).
+        ``match_id`` or ``tournament_id``: that one's rows only."""
+        if tournament_id is not None:
+            return await self._claim("tournament_id", now=now, until=until, owner=owner, only=tournament_id,
+                                     matches=matches)
+        rows = await self._claim("match_id", now=now, until=until, owner=owner, only=match_id, matches=matches)
+        room = matches - len({r.match_id for r in rows})
+        if match_id is None and room > 0:
+            rows += await self._claim("tournament_id", now=now, until=until, owner=owner, only=None, matches=room)
+        return rows
 
-        Each claimer holds the match rows it claims for (``lock_free_matches``: on PostgreSQL ``FOR UPDATE SKIP
-        LOCKED``), so concurrent dispatchers take different matches side by side; once held, a statement that
-        sees every claim committed before the lock was had drops the matches claimed meanwhile.
+    async def _claim(self, column: str, *, now: str, until: str, owner: str, only: int | None,
+                     matches: int) -> list[OutboxRow]:
+        """Claim the due rows of up to ``matches`` of the groups ``column`` names (a match's, a tournament's).
+
+        Each claimer holds the rows of the groups it claims for (``lock_free_matches``: on PostgreSQL ``FOR UPDATE
+        SKIP LOCKED``), so concurrent dispatchers take different groups side by side; once held, a statement that
+        sees every claim committed before the lock was had drops the groups claimed meanwhile.
         """
-        only = "" if match_id is None else " AND o.match_id = ?"
-        params: tuple = (now, now) if match_id is None else (now, now, match_id)
-        for _ in range(CLAIM_TRIES):    # another claimer took the matches seen meanwhile: look again
+        assert column in ("match_id", "tournament_id")
+        one = "" if only is None else f" AND o.{column} = ?"
+        params: tuple = (now, now) if only is None else (now, now, only)
+        for _ in range(CLAIM_TRIES):    # another claimer took the groups seen meanwhile: look again
             async with self.db.transaction() as tx:
                 found = await tx.fetchall(
-                    "SELECT DISTINCT o.match_id FROM outbox o WHERE o.done_at IS NULL AND o.due_at <= ?"
-                    " AND NOT EXISTS (SELECT 1 FROM outbox h WHERE h.match_id = o.match_id AND h.done_at IS NULL"
-                    f" AND h.claimed_until > ?){only} ORDER BY o.match_id LIMIT {int(matches) * CANDIDATES}", params)
+                    f"SELECT DISTINCT o.{column} FROM outbox o WHERE o.{column} IS NOT NULL AND o.done_at IS NULL"
+                    f" AND o.due_at <= ? AND NOT EXISTS (SELECT 1 FROM outbox h WHERE h.{column} = o.{column}"
+                    f" AND h.done_at IS NULL AND h.claimed_until > ?){one} ORDER BY o.{column}"
+                    f" LIMIT {int(matches) * CANDIDATES}", params)
                 if not found:
                     return []
-                ids = await tx.lock_free_matches([r[0] for r in found])
+                lock = tx.lock_free_matches if column == "match_id" else tx.lock_free_tournaments
+                ids = await lock([r[0] for r in found])
                 if ids:     # held now, so no claim on them can come in; one claimed before the lock was had shows
                     marks = ",".join("?" * len(ids))
                     held = {r[0] for r in await tx.fetchall(
-                        f"SELECT DISTINCT match_id FROM outbox WHERE match_id IN ({marks}) AND done_at IS NULL"
+                        f"SELECT DISTINCT {column} FROM outbox WHERE {column} IN ({marks}) AND done_at IS NULL"
                         " AND claimed_until > ?", (*ids, now))}
                     ids = [i for i in ids if i not in held][:matches]
                 if not ids:
                     continue
                 marks = ",".join("?" * len(ids))
                 await tx.execute("UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE done_at IS NULL"
-                                 f" AND due_at <= ? AND match_id IN ({marks})", (until, owner, now, *ids))
+                                 f" AND due_at <= ? AND {column} IN ({marks})", (until, owner, now, *ids))
                 rows = await tx.fetchall(f"SELECT {COLUMNS} FROM outbox WHERE claimed_by = ? AND claimed_until = ?"
-                                         f" AND done_at IS NULL AND match_id IN ({marks}) ORDER BY id",
+                                         f" AND done_at IS NULL AND {column} IN ({marks}) ORDER BY id",
                                          (owner, until, *ids))
             if rows:
                 return [_row(r) for r in rows]
@@ -98,16 +129,21 @@ class OutboxStore:
         async with self.db.transaction() as own:
             return await own.execute(sql, params) == 1
 
-    async def renew(self, owner: str, match_ids: Sequence[int], *, until: str) -> int:
-        """Extend ``owner``'s claims on the undelivered rows of these matches to ``until`` (their delivery takes
-        long); a row another owner took, or given back (a retry), stays as it is. Returns the rows renewed."""
-        if not match_ids:
-            return 0
-        marks = ",".join("?" * len(match_ids))
-        async with self.db.transaction() as tx:
-            return await tx.execute(f"UPDATE outbox SET claimed_until = ? WHERE claimed_by = ? AND done_at IS NULL"
-                                    f" AND claimed_until IS NOT NULL AND match_id IN ({marks})",
-                                    (until, owner, *match_ids))
+    async def renew(self, owner: str, match_ids: Sequence[int], *, until: str,
+                    tournament_ids: Sequence[int] = ()) -> int:
+        """Extend ``owner``'s claims on the undelivered rows of these matches (and tournaments) to ``until``
+        (their delivery takes long); a row another owner took, or given back (a retry), stays as it is. Returns
+        the rows renewed."""
+        renewed = 0
+        for column, ids in (("match_id", match_ids), ("tournament_id", tournament_ids)):
+            if not ids:
+                continue
+            marks = ",".join("?" * len(ids))
+            async with self.db.transaction() as tx:
+                renewed += await tx.execute(
+                    f"UPDATE outbox SET claimed_until = ? WHERE claimed_by = ? AND done_at IS NULL"
+                    f" AND claimed_until IS NOT NULL AND {column} IN ({marks})", (until, owner, *ids))
+        return renewed
 
     async def retry(self, row_id: int, *, at: str) -> None:
         """Deliver again at ``at`` (a failure that may pass: a network error, a rate limit)."""
@@ -140,17 +176,17 @@ class OutboxStore:
             " WHERE done_at IS NULL")
         return row[0] if row else None
 
-    async def pending(self, match_id: int | None = None) -> list[OutboxRow]:
-        only = "" if match_id is None else " AND match_id = ?"
-        rows = await self.db.fetchall(f"SELECT {COLUMNS} FROM outbox WHERE done_at IS NULL{only} ORDER BY id",
-                                      () if match_id is None else (match_id,))
+    async def pending(self, match_id: int | None = None, *, tournament_id: int | None = None) -> list[OutboxRow]:
+        only, params = _only(match_id, tournament_id)
+        rows = await self.db.fetchall(f"SELECT {COLUMNS} FROM outbox WHERE done_at IS NULL{only} ORDER BY id", params)
         return [_row(r) for r in rows]
 
-    async def delivered(self, match_id: int | None = None) -> list[tuple[int, str, str, int | None]]:
+    async def delivered(self, match_id: int | None = None, *,
+                        tournament_id: int | None = None) -> list[tuple[int, str, str, int | None]]:
         """(id, kind, result, message id) of the rows done, in order."""
-        only = "" if match_id is None else " AND match_id = ?"
+        only, params = _only(match_id, tournament_id)
         rows = await self.db.fetchall(f"SELECT id, kind, result, message_id FROM outbox WHERE done_at IS NOT NULL"
-                                      f"{only} ORDER BY id", () if match_id is None else (match_id,))
+                                      f"{only} ORDER BY id", params)
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     async def board_before(self, match_id: int, row_id: int) -> tuple[bool, int | None] | None:

@@ -93,6 +93,11 @@ class PostgresTx(Tx):
                                       " FOR UPDATE SKIP LOCKED", list(match_ids))
         return [r[0] for r in rows]
 
+    async def lock_free_tournaments(self, tournament_ids: Sequence[int]) -> list[int]:
+        rows = await self._conn.fetch("SELECT id FROM tournaments WHERE id = ANY($1::bigint[]) ORDER BY id"
+                                      " FOR UPDATE SKIP LOCKED", list(tournament_ids))
+        return [r[0] for r in rows]
+
     async def serialize(self, key: str) -> None:
         await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 

@@ -49,6 +49,9 @@ class MatchRow:
     takeback_ply: int | None = None       # an open takeback request, made at this ply
     takeback_accepted: tuple[int, ...] = ()   # who agrees to it so far (the requester first)
     open_seats: int = 0                   # an open challenge: seats anyone in the server may still take
+    tournament_id: int | None = None      # a tournament's game (bot/services/tournaments.py)
+    tournament_round: int | None = None
+    unrated: int = 0                      # 1: timed but played for no rating (a tournament's choice)
     # the match's server's match pages setting (guild_settings.pages, 'off' without a row), read with the match by
     # ``MatchStore.load``/``load_many`` (one join): a board post in a server with pages off needs no further read.
     # None where the read did not join it (then whoever needs it reads the page settings)
@@ -57,7 +60,7 @@ class MatchRow:
     @property
     def rated(self) -> bool:
         """Casual matches (no time limit) and aborted ones leave ratings alone."""
-        return self.time_per_move is not None and self.status == "finished"
+        return self.time_per_move is not None and self.status == "finished" and not self.unrated
 
     @classmethod
     def from_row(cls, r: Any) -> MatchRow:
@@ -153,10 +156,11 @@ class Announcement:
 @dataclass(frozen=True)
 class OutboxRow:
     id: int
-    match_id: int
+    match_id: int | None          # None: a tournament's row
     kind: str
     payload: Mapping[str, Any]
     created_at: str
     due_at: str
     expires_at: str | None
     attempts: int
+    tournament_id: int | None = None

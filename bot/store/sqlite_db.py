@@ -61,6 +61,10 @@ class SqliteTx(Tx):
         """All of them: a SQLite transaction holds the whole database."""
         return list(match_ids)
 
+    async def lock_free_tournaments(self, tournament_ids: Sequence[int]) -> list[int]:
+        """All of them: a SQLite transaction holds the whole database."""
+        return list(tournament_ids)
+
     async def serialize(self, key: str) -> None:
         """Nothing to do: SQLite transactions run one after another already."""
 

@@ -25,6 +25,7 @@ from bot.i18n import LANGUAGES, SOURCE_LANGUAGE, _, speaking
 from bot.model import Match
 from bot.services import Services
 from bot.services.pages import Page, Pages
+from bot.web.tournaments import TournamentPages
 from engines import State
 from render.pool import RenderPool
 
@@ -141,6 +142,7 @@ class WebServer:
         app.router.add_get("/m/{token}/board/{ply:[0-9]{1,6}}.png", self.board)
         app.router.add_get("/m/{token}/replay.gif", self.replay)
         app.router.add_get("/m/{token}/record.txt", self.record)
+        TournamentPages(self).add_routes(app)
         app.router.add_static("/static/", STATIC, append_version=False)
         return app
 
@@ -167,18 +169,38 @@ class WebServer:
         except web.HTTPNotFound:
             return not_found()
 
-    # ---- reading a page ----
-    async def _shown(self, request: web.Request) -> Shown:
-        """The page a request's token opens, in the reader's language; 404 for every wrong token alike."""
+    # ---- what every page needs ----
+    poll_seconds = POLL_SECONDS
+
+    def pages(self) -> tuple[Services, Pages]:
+        """The services and their page links; 503 while the bot is still starting."""
         try:
             services = self.services()
         except RuntimeError:      # the bot is still starting
             raise web.HTTPServiceUnavailable(text="Starting") from None
-        pages = Pages(services.ctx, services.queries)
+        return services, Pages(services.ctx, services.queries)
+
+    @staticmethod
+    def language(request: web.Request) -> str:
+        return reader_language(request.headers.get("Accept-Language", ""))
+
+    @staticmethod
+    def headers(listed: bool) -> dict[str, str]:
+        """A page's headers: never a Referer, nothing framed or run from elsewhere; noindex unless listed."""
+        return PAGE_HEADERS if listed else {**PAGE_HEADERS, "X-Robots-Tag": "noindex"}
+
+    @staticmethod
+    def lru(size: int) -> LRU:
+        return LRU(size)
+
+    # ---- reading a page ----
+    async def _shown(self, request: web.Request) -> Shown:
+        """The page a request's token opens, in the reader's language; 404 for every wrong token alike."""
+        services, pages = self.pages()
         page = await pages.open(request.match_info["token"])
         if page is None:
             raise web.HTTPNotFound()
-        language = reader_language(request.headers.get("Accept-Language", ""))
+        language = self.language(request)
         with speaking(language):
             match = pages.names_of(page)
         key = (match.id, match.row.position, match.row.whole_turns)
@@ -216,8 +238,7 @@ class WebServer:
             description=html.escape(summary["result"]), image=html.escape(self._url(request, board)),
             url=html.escape(self._url(request)), board=html.escape(f"/m/{request.match_info['token']}{board}"),
             result=html.escape(summary["result"]), last=last)
-        headers = PAGE_HEADERS if shown.page.listed else {**PAGE_HEADERS, "X-Robots-Tag": "noindex"}
-        return web.Response(text=body, content_type="text/html", headers=headers)
+        return web.Response(text=body, content_type="text/html", headers=self.headers(shown.page.listed))
 
     async def data(self, request: web.Request) -> web.Response:
         return web.json_response(self._summary(await self._shown(request)))

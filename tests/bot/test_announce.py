@@ -29,9 +29,15 @@ from bot.services.announce import (
     ReplayPost,
     Reply,
     TakebackProposal,
+    TournamentCard,
+    TournamentEnd,
+    TournamentPairing,
+    TournamentRound,
+    TournamentStandings,
 )
 from bot.store.rows import Announcement
 from bot.terminal import Table
+from bot.tournament_pairer import TournamentPairer
 from tests.bot.discord_harness import _http_error
 from tests.bot.support import GUILD, boards, cards, make_bot
 from tests.conftest import ANN, BOB, CHANNEL
@@ -85,6 +91,14 @@ EARLIER_ROWS = [
     ("away", {"user_id": 11, "until": None}, AwayNotice(11, None)),
     ("digest", {"user_id": 11, "matches": [3, 1]}, Digest(11, (3, 1))),
     ("hint", {"ply": 4, "by": 11}, Hint(4, 11)),
+    ("tournament_card", {"event": "open"}, TournamentCard("open")),
+    ("tournament_card", {"event": "update", "status": "cancelled", "reason": "too_few"},
+     TournamentCard("update", status="cancelled", reason="too_few")),
+    ("tournament_round", {"round": 2, "matches": [7, 8], "deadline": "2026-12-01T00:00:00+00:00"},
+     TournamentRound(2, (7, 8), "2026-12-01T00:00:00+00:00")),
+    ("tournament_standings", {"round": 2, "match_id": 7}, TournamentStandings(2, 7)),
+    ("tournament_pairing", {"round": 3}, TournamentPairing(3)),
+    ("tournament_end", {"winners": [11, 12]}, TournamentEnd((11, 12))),
 ]
 
 
@@ -104,10 +118,11 @@ def test_the_earlier_rows_cover_every_kind():
 async def test_the_discord_poster_and_the_terminal_handle_every_kind_and_leave_the_bots_turn_to_the_ai(
         fake, services, tmp_path):
     table = Table(services, tmp_path, print)
-    for front_end, workers in ((fake.client.poster, fake.client.ai.workers), (table, table.ai.workers)):
+    discord_workers = {**fake.client.ai.workers, **TournamentPairer(services).workers}
+    for front_end, workers in ((fake.client.poster, discord_workers), (table, table.workers)):
         check_handlers(front_end.name, front_end.handlers, workers)
         assert set(front_end.handlers) | set(workers) == set(KINDS.values())
-        assert BotTurn not in front_end.handlers and set(workers) == {BotTurn}
+        assert BotTurn not in front_end.handlers and set(workers) == {BotTurn, TournamentPairing}
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,11 @@ from bot.config import without_password
 from bot.migrate_db import copy_order, masked
 from bot.model import Person
 from bot.services import Services
+from bot.services.tournament_views import TournamentSettings
 from bot.store import Database
 from bot.store.archives import ArchiveStore
 from bot.store.copy import BATCH_ROWS, SKIPPED_TABLES, tables
+from bot.tournaments.model import Format
 from engines import GAMES
 from tests.conftest import ANN, BOB, BOTH_BACKENDS, CHANNEL, CY, DEE, GUILD, FakeClock
 
@@ -95,6 +97,15 @@ async def populate(where: str | Path) -> dict[str, int]:
         challenge = await services.challenges.challenge("roocala", guild_id=GUILD, channel_id=CHANNEL,
                                                         challenger=ANN, opponents=[BOB], days_per_move=1)
         assert challenge.status == "challenge"
+        cup = await services.tournaments.create(    # a tournament under way: entrants, a round's tables, a result
+            TournamentSettings(game="tintas", format=Format.ROUND_ROBIN, max_entrants=4), guild_id=GUILD,
+            channel_id=CHANNEL, creator=ANN, manager=True, name="Cup")
+        for person in PEOPLE:
+            await services.tournaments.join(cup.id, person, guild_id=GUILD)
+        assert await services.tournaments.pair_round(cup.id, 1)
+        first = (await services.tournaments.read(cup.id)).rounds[0].tables[0]
+        assert first.match_id is not None
+        await services.play.resign(first.match_id, first.seats[1], guild_id=GUILD)
         archived = finished[-1]         # one ended match's log compacted into move_archives (the archiver's work)
         async with db.transaction() as tx:
             await tx.execute("UPDATE outbox SET done_at = ?, result = 'sent' WHERE match_id = ? AND done_at IS NULL",

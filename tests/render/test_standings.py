@@ -60,3 +60,16 @@ def test_a_sheet_whose_rows_do_not_match_its_headers_is_refused():
         Sheet("Cup", ("#", "Name", "Points", "SB", "BH"), (Row("1", "Ana", "1", ("1",)),))
     with pytest.raises(ValueError, match="crosstable"):
         Sheet("Cup", HEADERS[:3], (Row("1", "Ana", "1"),), (("", "1"),))
+
+
+def test_a_title_wider_than_the_table_widens_the_image_up_to_its_limit():
+    rows = (Row("1", "Ann", "1", ("0", "0", "1", "0")),)
+    narrow = standings.draw(Sheet("A", HEADERS, rows))
+    table_right = standings.layout(Sheet("A", HEADERS, rows))[-1]
+    assert narrow.width == table_right.x + table_right.width + standings.MARGIN
+    title = "Herbstturnier 2026 — Tabelle, Runde 2 von 7"
+    wide = standings.draw(Sheet(title, HEADERS, rows))
+    assert wide.width > narrow.width
+    assert wide.width >= standings.MARGIN * 2 + standings.name_length(title, standings.TITLE_SIZE, bold=True)
+    endless = standings.draw(Sheet(title * 10, HEADERS, rows))
+    assert endless.width == standings.TITLE_WIDTH + standings.MARGIN

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -23,17 +23,34 @@ from bot.model import Match, NotFound
 from bot.services.announce import BoardPost, Delivered, Notice, Outgoing, Remember, ReplayPost
 from engines import State
 
+if TYPE_CHECKING:
+    from bot.discord.client import GameBot
+
 log = logging.getLogger(__name__)
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080    # a week, the longest Discord allows
 THREAD_EXISTS_CODE = 160004   # Discord: a thread was already created for this message (an earlier attempt's)
 
+TOURNAMENT_LABEL = N_("🏆 {name} · round {round}")
 BOARD_TOO_LARGE = N_("The board image is too large to attach here; /{game} board shows it.")
 
 Position = tuple[State | None, State | None, list[str]]    # the state, the one before its last turn, that turn
 
 
 class Boards(Part):
+    def __init__(self, bot: GameBot):
+        super().__init__(bot)
+        self._tournament_names: dict[int, str] = {}     # a tournament's name never changes
+
+    async def label(self, match: Match) -> str | None:
+        """'🏆 Autumn · round 2' above a tournament game's board; None for any other match."""
+        tournament_id, round_no = match.row.tournament_id, match.row.tournament_round
+        if tournament_id is None:
+            return None
+        if tournament_id not in self._tournament_names:
+            self._tournament_names[tournament_id] = (await self.services.tournaments.read(tournament_id)).name
+        return _(TOURNAMENT_LABEL).format(name=self._tournament_names[tournament_id], round=round_no or "?")
+
     async def board(self, outgoing: Outgoing[BoardPost]) -> Delivered:
         post = outgoing.notice
         match = await self.services.queries.get(outgoing.match_id)
@@ -52,9 +69,10 @@ class Boards(Part):
         pinged = [u for u, how in prefs.items() if how == "mention"]
         files = [await self.render(match, state, previous, last_turn, turns=turns)]
         channel = self.bot.get_partial_messageable(channel_id, guild_id=match.row.guild_id)
+        embed = board_embed(match, text, ply=ply, turns=turns, label=await self.label(match))
         message = await send_fitting(
             channel, _(BOARD_TOO_LARGE).format(game=match.row.game),
-            content=" ".join(f"<@{u}>" for u in pinged) or None, embed=board_embed(match, text, ply=ply, turns=turns),
+            content=" ".join(f"<@{u}>" for u in pinged) or None, embed=embed,
             files=files, view=board_view(match, await self.bot.page_url(match)), nonce=nonce(outgoing),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
         link = jump_url(match.row.guild_id, channel_id, message.id)
@@ -109,9 +127,12 @@ class Boards(Part):
         """Where a starting match is played: a thread of its own from the card when the server asked for it
         (the dispatcher remembers it with the board's mark)."""
         row = match.row
-        if not row.card_message_id or not (await self.services.settings.guild(row.guild_id)).threads:
+        own_post = row.card_message_id or row.tournament_id     # a thread needs a card, or a tournament's game
+        if not own_post or not (await self.services.settings.guild(row.guild_id)).threads:
             return row.channel_id
         name = f"{match.game.title}: {' vs '.join(match.names)}"[:100]
+        if not row.card_message_id:      # a tournament's game has no card: a thread of its own in the channel
+            return await self.own_thread(match, name)
         try:
             thread = await self.channel(match).get_partial_message(row.card_message_id).create_thread(
                 name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
@@ -121,6 +142,17 @@ class Boards(Part):
             log.info("could not open a thread for match %s: %s", match.id, exc.status)   # no permission: stay here
             return row.channel_id
         return thread.id
+
+    async def own_thread(self, match: Match, name: str) -> int:
+        """A public thread for a match without a card (a tournament's game); its channel when none can be made."""
+        try:
+            thread = await self.bot.http.start_thread_without_message(
+                match.row.channel_id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                type=discord.ChannelType.public_thread.value)
+        except discord.HTTPException as exc:
+            log.info("could not open a thread for match %s: %s", match.id, exc.status)
+            return match.row.channel_id
+        return int(thread["id"])
 
     async def away_note(self, match: Match) -> str:
         """'⏸️ @Bob is away until <date>' under a board whose player to move is away ('' otherwise)."""
@@ -140,8 +172,8 @@ class Boards(Part):
         who = match.to_move_user
         text = wording.result_text(match) if match.is_over else _("**{player}** is to move.").format(
             player=who.name if who else "?")
-        await interaction.edit_original_response(embed=board_embed(match, text), attachments=[file],
-                                                 view=page_view(await self.bot.page_url(match)))
+        await interaction.edit_original_response(embed=board_embed(match, text, label=await self.label(match)),
+                                                 attachments=[file], view=page_view(await self.bot.page_url(match)))
 
     async def repost_board(self, interaction: discord.Interaction, match: Match) -> None:
         """Post the current board again as a new message (pinging whoever is to move) and link it privately."""
@@ -152,7 +184,8 @@ class Boards(Part):
             channel: Any = interaction.channel or self.bot.get_partial_messageable(match.row.channel_id)
             message = await channel.send(
                 content=" ".join(f"<@{u}>" for u in pinged) or None,
-                embed=board_embed(match, wording.to_move_text(match, mention) + await self.away_note(match)),
+                embed=board_embed(match, wording.to_move_text(match, mention) + await self.away_note(match),
+                                  label=await self.label(match)),
                 file=file, view=board_view(match, await self.bot.page_url(match)),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
         await self.bot.dispatcher.remember(match.id, Remember(board_message_id=message.id))

@@ -1,6 +1,7 @@
 """A finished match's page in a real browser: Debian's headless Chromium driven by selenium through the system's
 chromedriver (nothing downloaded). Every ply by keyboard and by buttons, the board and the move text at each, a deep
-link, the Open Graph tags, at a phone's size and a desktop's; the desktop screenshot is docs/page.png."""
+link, the Open Graph tags, at a phone's size and a desktop's; the desktop screenshot is docs/page.png. And a
+running tournament's page: its standings, reloading itself when a result lands, a game's link to its match page."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
 from bot import records
+from bot.tournaments.model import Format
+from tests.bot.tournament_support import Recorder, create, entered, play_round
 from tests.bot.web.support import PUBLIC_URL, allow_local, fetch, finished, link, pages_on, serve
 from tests.conftest import GUILD
 
@@ -138,4 +141,55 @@ async def test_a_finished_match_steps_through_every_ply_in_chromium(services):
             await asyncio.to_thread(walk, url, path, texts, moves, og, size,
                                     SCREENSHOT if name == "desktop" else None)
     finally:
+        await site.stop()
+
+
+async def test_a_running_tournaments_page_follows_its_results_and_opens_its_games_in_chromium(services):
+    """The standings image and table, then a result lands: the page's poll sees it and reloads by itself; a game's
+    link opens its match page with its board."""
+    front = Recorder(services)
+    view = await create(services, Format.ROUND_ROBIN, max_entrants=4)
+    await entered(services, view.id, 4)
+    await front.settle()
+    await pages_on(services, names=1)
+    url = await services.pages.tournament_url(PUBLIC_URL, view.id, GUILD)
+    assert url is not None
+    path = url[len(PUBLIC_URL):]
+    site = await serve(services, processes=1)
+    site.server.poll_seconds = 1                     # the page asks every second (ten in the bot)
+    profile = tempfile.TemporaryDirectory()
+    driver = await asyncio.to_thread(browser, profile.name)
+    try:
+        def opened() -> str:
+            driver.set_window_size(*SIZES["phone"])
+            driver.get(f"http://127.0.0.1:{site.port}{path}")
+            WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+                "var i = document.getElementById('standings-image'); return i.complete && i.naturalWidth > 0;"))
+            assert len(driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")) == 4
+            tag = driver.find_element(By.CSS_SELECTOR, 'meta[property="og:image"]')
+            assert tag.get_attribute("content").startswith(f"{PUBLIC_URL}{path}/standings.png?v=")
+            assert "Round 1 of 3" in driver.find_element(By.ID, "status").text
+            return str(driver.find_element(By.TAG_NAME, "body").get_attribute("data-version"))
+        before = await asyncio.to_thread(opened)
+        await play_round(services, view.id, lambda seats: seats[0])
+        await front.settle()
+
+        def followed() -> None:
+            WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+                "return document.body && document.body.getAttribute('data-version') !== arguments[0] "
+                "&& document.readyState === 'complete';", before))
+            assert "Round 2 of 3" in driver.find_element(By.ID, "status").text
+            WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(     # the new standings' image
+                "var i = document.getElementById('standings-image'); return i.complete && i.naturalWidth > 0 "
+                "&& i.src.indexOf('v=' + document.body.getAttribute('data-version')) > 0;"))
+            games = driver.find_elements(By.CSS_SELECTOR, "#rounds a")
+            assert len(games) == 4
+            games[0].click()
+            WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+                "var b = document.getElementById('board'); return !!b && b.complete && b.naturalWidth > 0;"))
+            assert driver.execute_script("return location.pathname").startswith("/m/")
+        await asyncio.to_thread(followed)
+    finally:
+        await asyncio.to_thread(driver.quit)
+        profile.cleanup()
         await site.stop()

@@ -1,0 +1,114 @@
+"""The tournament service: whole events run through it and the real dispatcher, standings checked by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from bot.tournaments.model import Format
+from tests.bot.tournament_support import PLAYERS, Recorder, create, entered, play_round
+
+P1, P2, P3, P4, P5 = (p.user_id for p in PLAYERS[:5])
+
+
+def rr_result(seats: tuple[int, ...]) -> int | None:
+    """P1-P2 drawn, P3 beats P2, otherwise the lower id wins (the loser is returned; None: a draw)."""
+    pair = set(seats)
+    if pair == {P1, P2}:
+        return None
+    if pair == {P2, P3}:
+        return P2
+    return max(seats)
+
+
+async def test_a_round_robin_of_four_runs_to_its_end_with_hand_computed_standings(services):
+    front = Recorder(services)
+    view = await create(services, Format.ROUND_ROBIN, max_entrants=4)
+    await entered(services, view.id, 4)          # the fourth entry fills it: it starts at once
+    await front.settle()
+    for _round in range(3):
+        view = await services.tournaments.read(view.id)
+        assert view.status == "running"
+        await play_round(services, view.id, rr_result)
+        await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.status == "finished"
+    table = [(s.user_id, s.points, s.sonneborn_berger, s.rank) for s in view.standings]
+    assert table == [(P1, Fraction(5, 2), Fraction(11, 4), 1), (P3, Fraction(2), Fraction(3, 2), 2),
+                     (P2, Fraction(3, 2), Fraction(5, 4), 3), (P4, Fraction(0), Fraction(0), 4)]
+    assert view.winners == (P1,)
+    kinds = front.kinds(view.id)
+    assert kinds.count("tournament_round") == 3
+    assert kinds.count("tournament_standings") == 6
+    assert kinds.count("tournament_end") == 1
+    assert kinds[-1] == "tournament_end"
+    assert view.crosstable is not None and view.crosstable[0] == ("", "1", "½", "1")
+
+
+async def test_a_swiss_of_five_gives_one_bye_a_round_and_runs_to_its_end(services):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, rounds=3, max_entrants=5)
+    await entered(services, view.id, 5)
+    await front.settle()
+    met: set[frozenset[int]] = set()
+    byes: list[int] = []
+    for round_no in range(1, 4):
+        view = await services.tournaments.read(view.id)
+        assert view.current_round == round_no
+        tables = view.rounds[round_no - 1].tables
+        games = [t for t in tables if t.kind.value == "game"]
+        bye = [t.seats[0] for t in tables if t.kind.value == "bye"]
+        assert len(games) == 2 and len(bye) == 1
+        byes += bye
+        for t in games:
+            assert frozenset(t.seats) not in met          # no repeat pairings
+            met.add(frozenset(t.seats))
+        await play_round(services, view.id, lambda seats: max(seats))   # the lower id wins every game
+        await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.status == "finished"
+    assert len(set(byes)) == 3                             # never a second bye while others had none
+    total = sum((s.points for s in view.standings), Fraction(0))
+    assert total == 3 * (2 + 1)                            # each round: two games and a one-point bye
+    top = view.standings[0]
+    assert (top.user_id, top.points, top.rank) == (P1, Fraction(3), 1) and view.winners == (P1,)
+
+
+async def test_a_rincala_pod_round_seats_three_and_scores_placement_points(services):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, game="rincala", table_size=3, rounds=1, min_entrants=3, max_entrants=6)
+    await entered(services, view.id, 6)
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    tables = view.rounds[0].tables
+    assert [len(t.seats) for t in tables] == [3, 3]
+    for t in tables:           # the seat that resigns ranks last; the others by the position's standing
+        assert t.match_id is not None
+        await services.play.resign(t.match_id, t.seats[2], guild_id=1000)
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.status == "finished"
+    points = {s.user_id: s.points for s in view.standings}
+    for t in view.rounds[0].tables:
+        match = await services.queries.get(t.match_id)
+        ranks = match.row.ranks
+        assert ranks[2] > max(ranks[:2])
+        # placement points: 1 for 1st, ½ for 2nd, 0 for 3rd of three; two sharing 1st score ¾ each
+        by_places = {(1, 2, 3): [1, Fraction(1, 2), 0], (2, 1, 3): [Fraction(1, 2), 1, 0],
+                     (1, 1, 2): [Fraction(3, 4), Fraction(3, 4), 0]}
+        assert [points[u] for u in t.seats] == by_places[tuple(ranks)]
+
+
+async def test_a_spinca_pod_of_four_plays_in_teams(services):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, game="spinca", table_size=4, rounds=1, min_entrants=4, max_entrants=4)
+    await entered(services, view.id, 4)
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    (table,) = view.rounds[0].tables
+    assert table.teams == ((0, 2), (1, 3))
+    assert table.match_id is not None
+    await services.play.resign(table.match_id, table.seats[1], guild_id=1000)   # seats 1 and 3 lose together
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    points = {s.user_id: s.points for s in view.standings}
+    assert [points[u] for u in table.seats] == [Fraction(1), Fraction(0), Fraction(1), Fraction(0)]
