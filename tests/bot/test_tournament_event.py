@@ -157,6 +157,8 @@ async def test_a_german_server_gets_its_tournament_posts_in_german(db, clock):
         assert "Tabelle nach Partie" in standings.content and "Feinwertung" in standings.content
         assert "ist vorbei! Glückwunsch, <@11>" in end.content
         assert "Beendet" in fake.message(card.message_id).text()
+        out = await fake.slash(people[0], "tournament standings", tournament="#1")     # a German reader
+        assert "Feinwertung" in out[-1].text() and any(n == STANDINGS_FILE for n, _ in out[-1].files)
         await fake.settle()
 
 
@@ -493,3 +495,21 @@ async def test_a_five_player_double_round_robin_ends_with_the_hand_computed_stan
     cross = tuple(tuple(_cell(p, q) for q in range(1, 6)) for p in range(1, 6))
     sheet = Sheet("Autumn — final standings", ("#", "Player", "Points", "SB", "BH-1", "Wins"), DOUBLE, cross)
     assert dict(final.files)[STANDINGS_FILE] == standings_png(sheet)
+
+
+@pytest.mark.sqlite_only
+async def test_a_running_swiss_takes_a_late_entrant_by_its_cards_button(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = members(fake, 5)
+    await create(fake, root, format="swiss", rounds=3, min_players=4, max_players=6)
+    card = cards_of(fake.sent)[-1]
+    await join_all(fake, card, people[:4])
+    out = await fake.slash(root, "tournament start", tournament="#1")
+    assert "Autumn has started" in said(out)
+    await deliver(fake)
+    card = fake.message(card.message_id)
+    assert "Round 1 of 3 is being played" in card.text()
+    await join_all(fake, card, people[4:])                        # the Join button stays on a running Swiss
+    await lower_id_wins(fake, pairings(fake.sent)[-1])
+    second = pairings(fake.sent)[-1]
+    assert "round 2 of 3" in second.embeds[0]["title"] and "<@15>" in second.embeds[0]["description"]
