@@ -118,7 +118,7 @@ async def test_a_four_player_round_robin_runs_from_the_card_to_the_final_announc
             assert str(match.row.board_message_id) in post.embeds[0]["description"]
         before = len(standings_posts(fake.sent))
         await lower_id_wins(fake, post)
-        assert len(standings_posts(fake.sent)) == before + 2 + (round_no == 3)   # one per result, and the end
+        assert len(standings_posts(fake.sent)) == before + 2    # one per result; the last one's is the end's
     assert len(pairings(fake.sent)) == 3
     final = standings_posts(fake.sent)[-1]
     assert "Autumn" in final.content and "is over" in final.content and final.mentions == [11]
@@ -144,16 +144,19 @@ async def test_tournament_games_are_labelled_on_their_boards(fake):
 async def test_a_german_server_gets_its_tournament_posts_in_german(db, clock):
     async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="de") as fake:
         root = fake.user(9, "Root", permissions=MANAGER)
-        people = members(fake, 2)
-        await create(fake, root, min_players=2, max_players=2)
+        people = members(fake, 3)
+        await create(fake, root, min_players=3, max_players=3)
         card = cards_of(fake.sent)[-1]
         assert "Teilnehmende: 0" in card.text() and "Rundenturnier" in card.text()
         assert card.button("Beitreten")
         await join_all(fake, card, people)
-        post = pairings(fake.sent)[-1]
-        assert "Runde 1 von 1" in post.embeds[0]["title"] and "Tisch 1" in post.embeds[0]["description"]
-        await lower_id_wins(fake, post)
-        standings, end = standings_posts(fake.sent)[-2:]
+        for round_no in (1, 2, 3):
+            post = pairings(fake.sent)[-1]
+            assert f"Runde {round_no} von 3" in post.embeds[0]["title"]
+            assert re.search(r"Tisch \d: <@\d+> vs <@\d+> — \[Brett #\d+\]", post.embeds[0]["description"])
+            assert "setzt diese Runde aus" in post.embeds[0]["description"]
+            await lower_id_wins(fake, post)
+        *_, standings, end = standings_posts(fake.sent)
         assert "Tabelle nach Partie" in standings.content and "Feinwertung" in standings.content
         assert "ist vorbei! Glückwunsch, <@11>" in end.content
         assert "Beendet" in fake.message(card.message_id).text()

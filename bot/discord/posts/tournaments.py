@@ -4,8 +4,9 @@ its players pinged and a link to its board or thread), the standings image after
 announcement pinging the winners with the final standings.
 
 A round's matches are ordinary matches whose start boards are rows of their own; the pairings post delivers
-them first (``deliver_pending`` per match), so it can link each board. A board another process still holds is
-named by its match number instead.
+them first (``deliver_pending`` per match, waiting up to BOARDS_WAIT for those another delivery holds), so it
+can link each board; one still missing then is named by its match number. A round too big for one message
+continues in more (``pages``). The card is edited as the round starts, so it says which round is on.
 """
 
 from __future__ import annotations
@@ -37,11 +38,11 @@ from bot.services.tournament_views import TableView, TournamentView
 from bot.tournaments.model import TableKind
 from bot.tournaments.scoring import BYE_POINTS, REQUESTED_BYE_POINTS, figure
 
-BOARDS_WAIT = 10.0           # seconds a pairings post waits for its games' boards before naming them by number
-BOARDS_POLL = 0.05
 if TYPE_CHECKING:
     from bot.discord.client import GameBot
 
+BOARDS_WAIT = 10.0           # seconds a pairings post waits for its games' boards before naming them by number
+BOARDS_POLL = 0.05
 MAX_CONTENT = 2000           # Discord's limit for a message's text
 PAGE_TEXT = 4000             # characters of a pairings message's list (an embed holds 4,096)
 PAGE_PINGS = 80              # players a pairings message pings: 80 mentions of 22 characters stay under 2,000
@@ -184,8 +185,8 @@ class TournamentPosts(Part):
     # ---- standings and the end -----------------------------------------------------------------------------------
     async def standings(self, outgoing: Outgoing[TournamentStandings]) -> Delivered:
         view = await self.tournament(outgoing)
-        if view.status == "cancelled":
-            return Delivered("skipped: cancelled")
+        if view.status in ("cancelled", "finished"):     # a finished event's final announcement has the standings
+            return Delivered(f"skipped: {view.status}")
         notice = outgoing.notice
         text = _("📊 **{name}** — standings after a result in round {round}.").format(name=view.name,
                                                                                      round=notice.round)
