@@ -104,7 +104,10 @@ async def test_a_four_player_round_robin_runs_from_the_card_to_the_final_announc
     await join_all(fake, card, people)
     card = fake.message(card.message_id)
     assert "Entrants: 4" in card.text() and all(n in card.text() for n in ("Ann", "Bob", "Cy", "Dee"))
-    assert "Round 1 of 3 is being played" in card.text() and card.button("Standings")
+    assert "Round 1 of 3 is being played" in card.text()
+    out = await fake.click(people[3], card.button("Standings")["custom_id"], message=card)     # privately
+    (shown,) = [s for s in out if s.files]
+    assert shown.ephemeral and "Autumn" in shown.text() and dict(shown.files)[STANDINGS_FILE]
     for round_no in (1, 2, 3):
         posts = pairings(fake.sent)
         assert len(posts) == round_no, [p.text() for p in posts]
