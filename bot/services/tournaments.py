@@ -413,11 +413,13 @@ class Tournaments:
             ranks, forfeit = _table_result(match, table)
             if await self.store.record(tx, table.id, ranks, forfeit=forfeit,
                                        adjudicated=match.row.termination == "adjudicated"):
-                await self._tell(tx, tournament_id, [TournamentStandings(table.round, match.id)], now)
-        await self._round_end(tx, tournament_id, now)
+                await self._tell(tx, tournament_id, [TournamentStandings(table.round, match.id)], now,
+                                 after=match.id)
+        await self._round_end(tx, tournament_id, now, after=match.id)
 
-    async def _round_end(self, tx: Tx, tournament_id: int, now: str) -> None:
-        """When every table of the current round is decided: ask for the next round's pairing, or end it."""
+    async def _round_end(self, tx: Tx, tournament_id: int, now: str, *, after: int | None = None) -> None:
+        """When every table of the current round is decided: ask for the next round's pairing, or end it
+        (``after``: the match whose result decided it, whose posts these follow)."""
         found = await self.store.read(tx, tournament_id)
         assert found is not None
         row, entrants, tables = found
@@ -431,9 +433,9 @@ class Tournaments:
                 view = build_view(row, entrants, tables)
                 winners = tuple(s.user_id for s in view.standings if s.rank == 1)
                 await self._tell(tx, tournament_id, [TournamentCard("update", status="finished"),
-                                                     TournamentEnd(winners)], now)
+                                                     TournamentEnd(winners)], now, after=after)
         elif await self.store.ask_pairing(tx, tournament_id, row.current_round + 1):
-            await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now)
+            await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now, after=after)
 
     async def pair_round(self, tournament_id: int, round_no: int, *, completes: int | None = None) -> bool:
         """Pair round ``round_no`` (computed off the event loop) and start its matches, in one transaction,
@@ -566,8 +568,11 @@ class Tournaments:
         rating = next((r for r in await self.ctx.ratings.of_user(guild_id, user_id) if r.game == game), None)
         return float(display(rating.mu)) if rating is not None else NEWCOMER_RATING
 
-    async def _tell(self, tx: Tx, tournament_id: int, told: Sequence[Notice], now: str) -> None:
-        await self.ctx.outbox.add(tx, None, told, now=now, tournament_id=tournament_id)
+    async def _tell(self, tx: Tx, tournament_id: int, told: Sequence[Notice], now: str, *,
+                    after: int | None = None) -> None:
+        """A tournament's rows; ``after`` a match: delivered in that match's order, after its result post (the
+        standings follow the result they count, the final announcement the last standings)."""
+        await self.ctx.outbox.add(tx, after, told, now=now, tournament_id=tournament_id)
 
     def _after(self, deadline: str | None) -> None:
         if deadline is not None:

@@ -42,6 +42,9 @@ async def test_a_round_robin_of_four_runs_to_its_end_with_hand_computed_standing
     assert kinds.count("tournament_end") == 1
     assert kinds[-1] == "tournament_end"
     assert view.crosstable is not None and view.crosstable[0] == ("", "1", "½", "1")
+    for i, (kind, _t, _m, notice) in enumerate(front.seen):     # each result's standings come after its post
+        if kind == "tournament_standings":
+            assert any(k == "board" and m == notice.match_id and n.event == "result" for k, _t2, m, n in front.seen[:i])
 
 
 async def test_a_swiss_of_five_gives_one_bye_a_round_and_runs_to_its_end(services):
