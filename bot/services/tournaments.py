@@ -405,7 +405,8 @@ class Tournaments:
             return
         await self.store.lock(tx, tournament_id)     # the round's last two results at once: one sees the other
         found = await self.store.table_of_match(tx, match.id)
-        if found is None:
+        status = await self.store.status(tx, tournament_id)
+        if found is None or status != "running":     # a cancelled event's aborted games count for nothing
             return
         _tid, table = found
         now = self.ctx.now()
@@ -517,7 +518,7 @@ class Tournaments:
                 continue
             row, _entrants, tables = found
             for t in tables:
-                if t.round == row.current_round and t.match_id is not None and t.ranks is None and not t.annulled:
+                if t.round <= row.current_round and t.match_id is not None and t.ranks is None and not t.annulled:
                     if await self._adjudicate(t.match_id):
                         done.append(t.match_id)
         return done

@@ -231,6 +231,10 @@ class TournamentStore:
         async with self.db.reading() as r:
             return await self.read(r, tournament_id)
 
+    async def status(self, tx: Tx, tournament_id: int) -> str | None:
+        row = await tx.fetchone("SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
+        return None if row is None else row[0]
+
     async def table_of_match(self, tx: Tx, match_id: int) -> tuple[int, TableRow] | None:
         """(tournament id, table) of a tournament match."""
         row = await tx.fetchone(f"SELECT tournament_id, {_TABLE} FROM tournament_tables WHERE match_id = ?",

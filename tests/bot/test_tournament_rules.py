@@ -205,3 +205,19 @@ async def test_a_two_player_event_exports_as_trf_and_a_pod_event_does_not(servic
         await services.tournaments.trf(pods.id, guild_id=GUILD)
     with pytest.raises(NotFound):
         await services.tournaments.trf(view.id, guild_id=GUILD + 1)
+
+
+async def test_a_cancelled_tournament_aborts_its_games_and_posts_no_more_standings(services):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, rounds=2, max_entrants=4)
+    await entered(services, view.id, 4)
+    await front.settle()
+    games = await running_matches(services, view.id)
+    view = await services.tournaments.cancel(view.id, P1, guild_id=GUILD, manager=False)     # its creator
+    await front.settle()
+    assert view.status == "cancelled"
+    assert [(await services.queries.get(m)).status for m in games] == ["aborted", "aborted"]
+    kinds = front.kinds(view.id)
+    assert "tournament_standings" not in kinds
+    cards = [n for k, t, _m, n in front.seen if t == view.id and k == "tournament_card"]
+    assert cards[-1].status == "cancelled" and cards[-1].reason == "by_hand"
