@@ -120,6 +120,7 @@ class TournamentView:
     finished_at: str | None = None
     round_deadline: str | None = None
     card_message_id: int | None = None
+    forbidden: tuple[tuple[int, int], ...] = ()   # pairs a Swiss never pairs (user ids, the lower first)
 
     def entrant(self, user_id: int) -> EntrantView | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)

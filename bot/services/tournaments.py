@@ -346,6 +346,30 @@ class Tournaments:
         self.ctx.events.announcements.emit(0)
         return await self.read(tournament_id)
 
+    async def forbid_pair(self, tournament_id: int, first: int, second: int, *, user_id: int, guild_id: int,
+                          manager: bool) -> TournamentView:
+        """Never pair two entrants of a Swiss (the creator or a manager; before the rounds they would meet in are
+        paired)."""
+        row = await self._of_server(tournament_id, guild_id)
+        if not manager and row.created_by != user_id:
+            raise NotAllowed(T("Only the tournament's creator or a server manager can keep players apart."))
+        if row.format != Format.SWISS.value or row.table_size != 2:
+            raise NotAllowed(T("Players can be kept apart in a two-player Swiss only."))
+        if first == second:
+            raise NotAllowed(T("Name two different players."))
+        async with self.ctx.db.transaction() as tx:
+            await self.store.lock(tx, tournament_id)
+            found = await self.store.read(tx, tournament_id)
+            assert found is not None
+            row, entrants, _tables = found
+            if row.status not in ("open", "running"):
+                raise StalePosition(T("This tournament is over."))
+            if not {first, second} <= {e.user_id for e in entrants}:
+                raise NotAllowed(T("Both players must be entered in this tournament."))
+            if not await self.store.forbid(tx, tournament_id, first, second):
+                raise NotAllowed(T("These two are kept apart already."))
+        return await self.read(tournament_id)
+
     async def set_who_may_create(self, guild_id: int, who: str, *, manager: bool) -> str:
         """The server setting ('managers' | 'everyone'); only a manager changes it."""
         if not manager:
@@ -374,7 +398,7 @@ class Tournaments:
         found = await self.store.load(tournament_id)
         if found is None:
             raise NotFound(T("There is no tournament {id} on this server.", id=tournament_id))
-        return build_view(*found)
+        return replace(build_view(*found), forbidden=tuple(await self.store.forbidden(self.ctx.db, tournament_id)))
 
     async def of_server(self, guild_id: int, *, statuses: tuple[str, ...] = ("open", "running"),
                         limit: int = 25) -> list[TournamentSummary]:
@@ -405,7 +429,8 @@ class Tournaments:
             return
         await self.store.lock(tx, tournament_id)     # the round's last two results at once: one sees the other
         found = await self.store.table_of_match(tx, match.id)
-        if found is None:
+        status = await self.store.status(tx, tournament_id)
+        if found is None or status != "running":     # a cancelled event's aborted games count for nothing
             return
         _tid, table = found
         now = self.ctx.now()
@@ -413,11 +438,13 @@ class Tournaments:
             ranks, forfeit = _table_result(match, table)
             if await self.store.record(tx, table.id, ranks, forfeit=forfeit,
                                        adjudicated=match.row.termination == "adjudicated"):
-                await self._tell(tx, tournament_id, [TournamentStandings(table.round, match.id)], now)
-        await self._round_end(tx, tournament_id, now)
+                await self._tell(tx, tournament_id, [TournamentStandings(table.round, match.id)], now,
+                                 after=match.id)
+        await self._round_end(tx, tournament_id, now, after=match.id)
 
-    async def _round_end(self, tx: Tx, tournament_id: int, now: str) -> None:
-        """When every table of the current round is decided: ask for the next round's pairing, or end it."""
+    async def _round_end(self, tx: Tx, tournament_id: int, now: str, *, after: int | None = None) -> None:
+        """When every table of the current round is decided: ask for the next round's pairing, or end it
+        (``after``: the match whose result decided it, whose posts these follow)."""
         found = await self.store.read(tx, tournament_id)
         assert found is not None
         row, entrants, tables = found
@@ -431,9 +458,9 @@ class Tournaments:
                 view = build_view(row, entrants, tables)
                 winners = tuple(s.user_id for s in view.standings if s.rank == 1)
                 await self._tell(tx, tournament_id, [TournamentCard("update", status="finished"),
-                                                     TournamentEnd(winners)], now)
+                                                     TournamentEnd(winners)], now, after=after)
         elif await self.store.ask_pairing(tx, tournament_id, row.current_round + 1):
-            await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now)
+            await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now, after=after)
 
     async def pair_round(self, tournament_id: int, round_no: int, *, completes: int | None = None) -> bool:
         """Pair round ``round_no`` (computed off the event loop) and start its matches, in one transaction,
@@ -444,7 +471,8 @@ class Tournaments:
         row, entrants, tables = found
         if row.status != "running" or row.current_round != round_no - 1:
             return False
-        rounds = await asyncio.to_thread(pairing, row, entrants, tables, round_no)
+        forbidden = await self.store.forbidden(self.ctx.db, tournament_id)
+        rounds = await asyncio.to_thread(pairing, row, entrants, tables, round_no, forbidden)
         now = self.ctx.now()
         started: list[Match] = []
         async with self.ctx.db.transaction() as tx:
@@ -515,7 +543,7 @@ class Tournaments:
                 continue
             row, _entrants, tables = found
             for t in tables:
-                if t.round == row.current_round and t.match_id is not None and t.ranks is None and not t.annulled:
+                if t.round <= row.current_round and t.match_id is not None and t.ranks is None and not t.annulled:
                     if await self._adjudicate(t.match_id):
                         done.append(t.match_id)
         return done
@@ -566,8 +594,11 @@ class Tournaments:
         rating = next((r for r in await self.ctx.ratings.of_user(guild_id, user_id) if r.game == game), None)
         return float(display(rating.mu)) if rating is not None else NEWCOMER_RATING
 
-    async def _tell(self, tx: Tx, tournament_id: int, told: Sequence[Notice], now: str) -> None:
-        await self.ctx.outbox.add(tx, None, told, now=now, tournament_id=tournament_id)
+    async def _tell(self, tx: Tx, tournament_id: int, told: Sequence[Notice], now: str, *,
+                    after: int | None = None) -> None:
+        """A tournament's rows; ``after`` a match: delivered in that match's order, after its result post (the
+        standings follow the result they count, the final announcement the last standings)."""
+        await self.ctx.outbox.add(tx, after, told, now=now, tournament_id=tournament_id)
 
     def _after(self, deadline: str | None) -> None:
         if deadline is not None:
@@ -630,7 +661,7 @@ def _table_result(match: Match, table: TableRow) -> tuple[tuple[int, ...], bool]
 
 
 def pairing(row: TournamentRow, entrants: Sequence[EntrantRow], tables: Sequence[TableRow],
-            round_no: int) -> list[list[Table]]:
+            round_no: int, forbidden: Sequence[tuple[int, int]] = ()) -> list[list[Table]]:
     """The tables of the rounds to start now (every round of an all-at-once round robin at its first): pure,
     and run in a thread (a Swiss of a big field takes seconds)."""
     settings = _settings(row)
@@ -649,7 +680,8 @@ def pairing(row: TournamentRow, entrants: Sequence[EntrantRow], tables: Sequence
         teams = GAMES[row.game].teams
         return [pods.pair_pods(people, counted, round_no, row.table_size, teams=teams)]
     half = {e.user_id for e in entrants if round_no in e.half_byes and e.withdrawn_round is None}
-    return [swiss.pair_round(people, counted, round_no, row.total_rounds, half_byes=half)]
+    return [swiss.pair_round(people, counted, round_no, row.total_rounds, half_byes=half,
+                             forbidden=[frozenset(pair) for pair in forbidden])]
 
 
 def _without_withdrawn(t: Table, gone: dict[int, EntrantRow]) -> Table | None:

@@ -208,6 +208,17 @@ class TournamentStore:
             marks = ",".join("?" * len(table_ids))
             await tx.execute(f"UPDATE tournament_tables SET annulled = 1 WHERE id IN ({marks})", tuple(table_ids))
 
+    async def forbid(self, tx: Tx, tournament_id: int, first: int, second: int) -> bool:
+        """Never pair these two; False when they were kept apart already."""
+        low, high = sorted((first, second))
+        return await tx.execute("INSERT INTO tournament_forbidden (tournament_id, first_user, second_user)"
+                                " VALUES (?, ?, ?) ON CONFLICT DO NOTHING", (tournament_id, low, high)) == 1
+
+    async def forbidden(self, r: Tx | Database, tournament_id: int) -> list[tuple[int, int]]:
+        rows = await r.fetchall("SELECT first_user, second_user FROM tournament_forbidden WHERE tournament_id = ?"
+                                " ORDER BY first_user, second_user", (tournament_id,))
+        return [(row[0], row[1]) for row in rows]
+
     async def set_card_message(self, tx: Tx, tournament_id: int, message_id: int) -> None:
         await tx.execute("UPDATE tournaments SET card_message_id = ? WHERE id = ?", (message_id, tournament_id))
 
@@ -230,6 +241,10 @@ class TournamentStore:
     async def load(self, tournament_id: int) -> tuple[TournamentRow, list[EntrantRow], list[TableRow]] | None:
         async with self.db.reading() as r:
             return await self.read(r, tournament_id)
+
+    async def status(self, tx: Tx, tournament_id: int) -> str | None:
+        row = await tx.fetchone("SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
+        return None if row is None else row[0]
 
     async def table_of_match(self, tx: Tx, match_id: int) -> tuple[int, TableRow] | None:
         """(tournament id, table) of a tournament match."""

@@ -172,3 +172,21 @@ async def test_who_withdraws_from_a_swiss_loses_the_running_game_and_is_not_pair
     assert sorted(len(t.seats) for t in view.rounds[1].tables) == [1, 2]     # three left: a game and a bye
     with pytest.raises(NotAllowed, match="not playing"):
         await services.tournaments.withdraw(view.id, P4.user_id, guild_id=GUILD)
+
+
+async def test_two_dispatchers_deliver_each_tournament_row_exactly_once_and_in_order(services, other):
+    ids = []
+    for _ in range(6):
+        view = await create(services, max_entrants=8)
+        await entered(services, view.id, 3)           # a card and three updates per tournament
+        ids.append(view.id)
+    one, two = Recorder(services), Recorder(other)
+    two.dispatcher.owner = "other"
+    await asyncio.gather(one.settle(), two.settle())
+    seen = [(t, n) for r in (one, two) for k, t, _m, n in r.seen]
+    rows = [r for t in ids for r in await services.outbox.delivered(tournament_id=t)]
+    assert len(seen) == len(rows) == 6 * 4
+    for recorder in (one, two):                        # each tournament's posts in the order they were written
+        for t in ids:
+            events = [n.event for k, tid, _m, n in recorder.seen if tid == t]
+            assert events in ([], ["open", "update", "update", "update"])

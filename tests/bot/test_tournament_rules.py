@@ -205,3 +205,42 @@ async def test_a_two_player_event_exports_as_trf_and_a_pod_event_does_not(servic
         await services.tournaments.trf(pods.id, guild_id=GUILD)
     with pytest.raises(NotFound):
         await services.tournaments.trf(view.id, guild_id=GUILD + 1)
+
+
+async def test_a_cancelled_tournament_aborts_its_games_and_posts_no_more_standings(services):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, rounds=2, max_entrants=4)
+    await entered(services, view.id, 4)
+    await front.settle()
+    games = await running_matches(services, view.id)
+    view = await services.tournaments.cancel(view.id, P1, guild_id=GUILD, manager=False)     # its creator
+    await front.settle()
+    assert view.status == "cancelled"
+    assert [(await services.queries.get(m)).status for m in games] == ["aborted", "aborted"]
+    kinds = front.kinds(view.id)
+    assert "tournament_standings" not in kinds
+    cards = [n for k, t, _m, n in front.seen if t == view.id and k == "tournament_card"]
+    assert cards[-1].status == "cancelled" and cards[-1].reason == "by_hand"
+
+
+async def test_players_kept_apart_are_never_paired_in_a_swiss(services):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, rounds=2, max_entrants=4)
+    await entered(services, view.id, 3)
+    with pytest.raises(NotAllowed, match="creator or a server manager can keep players apart"):
+        await services.tournaments.forbid_pair(view.id, P1, P3, user_id=P2, guild_id=GUILD, manager=False)
+    with pytest.raises(NotAllowed, match="Both players must be entered"):
+        await services.tournaments.forbid_pair(view.id, P1, P5, user_id=P1, guild_id=GUILD, manager=False)
+    view = await services.tournaments.forbid_pair(view.id, P3, P1, user_id=P1, guild_id=GUILD, manager=False)
+    assert view.forbidden == ((P1, P3),)
+    await services.tournaments.join(view.id, PLAYERS[3], guild_id=GUILD)   # full: it starts
+    await front.settle()
+    for _ in range(2):       # without the rule round 1 pairs P1 with P3 (top half against bottom half)
+        await play_round(services, view.id, lambda seats: max(seats))
+        await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.status == "finished"
+    assert all({P1, P3} - set(t.seats) for r in view.rounds for t in r.tables)
+    robin = await create(services, Format.ROUND_ROBIN, max_entrants=4)
+    with pytest.raises(NotAllowed, match="two-player Swiss only"):
+        await services.tournaments.forbid_pair(robin.id, P1, P3, user_id=P1, guild_id=GUILD, manager=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bot.tournaments.model import Format
+from bot.tournaments.model import Format, Schedule
 from tests.bot.tournament_support import PLAYERS, Recorder, create, entered, play_round
 
 P1, P2, P3, P4, P5 = (p.user_id for p in PLAYERS[:5])
@@ -42,6 +42,9 @@ async def test_a_round_robin_of_four_runs_to_its_end_with_hand_computed_standing
     assert kinds.count("tournament_end") == 1
     assert kinds[-1] == "tournament_end"
     assert view.crosstable is not None and view.crosstable[0] == ("", "1", "½", "1")
+    for i, (kind, _t, _m, notice) in enumerate(front.seen):     # each result's standings come after its post
+        if kind == "tournament_standings":
+            assert any(k == "board" and m == notice.match_id and n.event == "result" for k, _t2, m, n in front.seen[:i])
 
 
 async def test_a_swiss_of_five_gives_one_bye_a_round_and_runs_to_its_end(services):
@@ -112,3 +115,26 @@ async def test_a_spinca_pod_of_four_plays_in_teams(services):
     view = await services.tournaments.read(view.id)
     points = {s.user_id: s.points for s in view.standings}
     assert [points[u] for u in table.seats] == [Fraction(1), Fraction(0), Fraction(1), Fraction(0)]
+
+
+async def test_a_double_round_robin_of_five_all_at_once_swaps_seats_in_the_second_leg(services):
+    front = Recorder(services)
+    view = await create(services, Format.DOUBLE_ROUND_ROBIN, schedule=Schedule.ALL_AT_ONCE, max_entrants=5)
+    await entered(services, view.id, 5)
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.total_rounds == 10 and view.current_round == 10 and len(view.rounds) == 10
+    games = [t for r in view.rounds for t in r.tables if t.match_id is not None]
+    assert len(games) == 20                                       # every game starts at once
+    by_pair: dict[frozenset[int], list[tuple[int, ...]]] = {}
+    for t in games:
+        by_pair.setdefault(frozenset(t.seats), []).append(t.seats)
+    assert len(by_pair) == 10 and all(len(s) == 2 and s[0] == s[1][::-1] for s in by_pair.values())
+    sitting_out = [t.seats[0] for r in view.rounds for t in r.tables if t.kind.value == "absent"]
+    assert sorted(sitting_out) == sorted([P1, P2, P3, P4, P5] * 2)   # each sits out once per leg
+    await play_round(services, view.id, lambda seats: max(seats))   # the lower id wins every game
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.status == "finished"
+    assert [(s.user_id, s.points) for s in view.standings] == [(P1, 8), (P2, 6), (P3, 4), (P4, 2), (P5, 0)]
+    assert view.crosstable is not None and view.crosstable[0][1:] == ("1 1",) * 4

@@ -64,6 +64,14 @@ CREATE TABLE tournament_tables (
 );
 CREATE INDEX tournament_tables_by_match ON tournament_tables (match_id);
 
+-- Pairs a Swiss never pairs (an admin option), the lower user id first.
+CREATE TABLE tournament_forbidden (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    first_user    INTEGER NOT NULL,
+    second_user   INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, first_user, second_user)
+);
+
 -- Tournament matches are ordinary matches, labelled; ``unrated``: a tournament played for no rating.
 ALTER TABLE matches ADD COLUMN tournament_id INTEGER REFERENCES tournaments (id);
 ALTER TABLE matches ADD COLUMN tournament_round INTEGER;

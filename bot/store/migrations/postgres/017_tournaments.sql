@@ -64,6 +64,14 @@ CREATE TABLE tournament_tables (
 );
 CREATE INDEX tournament_tables_by_match ON tournament_tables (match_id);
 
+-- Pairs a Swiss never pairs (an admin option), the lower user id first.
+CREATE TABLE tournament_forbidden (
+    tournament_id BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    first_user    BIGINT NOT NULL,
+    second_user   BIGINT NOT NULL,
+    PRIMARY KEY (tournament_id, first_user, second_user)
+);
+
 ALTER TABLE matches ADD COLUMN tournament_id BIGINT REFERENCES tournaments (id);
 ALTER TABLE matches ADD COLUMN tournament_round BIGINT;
 ALTER TABLE matches ADD COLUMN unrated BIGINT NOT NULL DEFAULT 0;
