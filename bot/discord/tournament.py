@@ -1,4 +1,4 @@
-"""/tournament: create, join, withdraw, bye, start, cancel, standings, list and export.
+"""/tournament: create, join, withdraw, bye, start, cancel, forbid, standings, list and export.
 
 Each handler acknowledges first, reads its options, makes one service call and lets the dispatcher post what it
 announced (the card, a round's pairings, standings). Creating takes one command: its options carry the game with
@@ -230,6 +230,19 @@ async def cancel(interaction: discord.Interaction, tournament: str) -> None:
         await finish(interaction, _("{name} was cancelled.").format(name=view.name))
 
 
+@tournament_group.command(name="forbid", description="Never pair two entrants of a Swiss (its organiser or a "
+                                                     "manager)")
+@app_commands.describe(tournament="Which tournament", player="One of the two", other="The other one")
+async def forbid(interaction: discord.Interaction, tournament: str, player: discord.User,
+                 other: discord.User) -> None:
+    async with acknowledged(interaction):
+        view = await app(interaction).services.tournaments.forbid_pair(
+            parse_tournament_id(tournament), player.id, other.id, user_id=interaction.user.id,
+            guild_id=interaction.guild_id or 0, manager=_manager(interaction))
+        await finish(interaction, _("{first} and {second} will never be paired in {name}.").format(
+            first=player.display_name, second=other.display_name, name=view.name))
+
+
 @tournament_group.command(name="standings", description="A tournament's standings (and crosstable) as an image")
 @app_commands.describe(tournament="Which tournament")
 async def standings(interaction: discord.Interaction, tournament: str) -> None:
@@ -301,7 +314,7 @@ async def start_autocomplete(interaction: discord.Interaction, current: str) -> 
     return out
 
 
-CHOOSING_A_TOURNAMENT: list[app_commands.Command] = [join, withdraw, bye, start, cancel, standings, export]
+CHOOSING_A_TOURNAMENT: list[app_commands.Command] = [join, withdraw, bye, start, cancel, forbid, standings, export]
 for _command in CHOOSING_A_TOURNAMENT:
     _command.autocomplete("tournament")(tournament_autocomplete)
 create.autocomplete("start")(start_autocomplete)

@@ -519,3 +519,22 @@ async def test_a_running_swiss_takes_a_late_entrant_by_its_cards_button(fake):
     await lower_id_wins(fake, pairings(fake.sent)[-1])
     second = pairings(fake.sent)[-1]
     assert "round 2 of 3" in second.embeds[0]["title"] and "<@15>" in second.embeds[0]["description"]
+
+
+@pytest.mark.sqlite_only
+async def test_two_entrants_kept_apart_are_never_paired(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    ann, bob, cy, dee = members(fake, 4)
+    await create(fake, root, format="swiss", rounds=3, min_players=4, max_players=4)
+    card = cards_of(fake.sent)[-1]
+    await join_all(fake, card, [ann, bob, cy])
+    out = await fake.slash(bob, "tournament forbid", tournament="#1", player=ann, other=bob)
+    assert "Only the tournament's creator or a server manager can keep players apart" in said(out)
+    out = await fake.slash(root, "tournament forbid", tournament="#1", player=ann, other=bob)
+    assert "Ann and Bob will never be paired in Autumn" in said(out)
+    await join_all(fake, card, [dee])
+    for _round in range(3):
+        post = pairings(fake.sent)[-1]
+        assert not re.search(r"<@1[12]> vs <@1[12]>", post.embeds[0]["description"]), post.embeds[0]["description"]
+        await lower_id_wins(fake, post)
+    assert "Finished" in fake.message(card.message_id).text()
