@@ -538,3 +538,24 @@ async def test_two_entrants_kept_apart_are_never_paired(fake):
         assert not re.search(r"<@1[12]> vs <@1[12]>", post.embeds[0]["description"]), post.embeds[0]["description"]
         await lower_id_wins(fake, post)
     assert "Finished" in fake.message(card.message_id).text()
+
+
+@pytest.mark.sqlite_only
+async def test_an_all_at_once_round_robin_posts_every_round_in_one_pairings_post(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root, min_players=4, max_players=4, schedule="all_at_once")
+    card = cards_of(fake.sent)[-1]
+    assert "round robin, all games at once" in card.text()
+    await join_all(fake, card, members(fake, 4))
+    posts = [s for s in fake.sent if s.kind == "channel_message" and s.embeds and "all at once" in
+             s.embeds[0].get("title", "")]
+    assert len(posts) == 1 and "rounds 1 to 3 of 3" in posts[0].embeds[0]["title"]
+    text = posts[0].embeds[0]["description"]
+    assert all(f"**Round {n}**" in text for n in (1, 2, 3))
+    assert len(match_ids(posts[0])) == 6 and len(boards(fake.sent)) == 6     # every game linked to its board
+    services = fake.client.services
+    for match_id in match_ids(posts[0]):
+        match = await services.queries.get(match_id, position=False)
+        await resign(fake, match_id, fake.users[max(p.user_id for p in match.seated)])
+    end = standings_posts(fake.sent)[-1]
+    assert "is over" in end.content and end.mentions == [11]

@@ -114,18 +114,27 @@ class TournamentPosts(Part):
         notice = outgoing.notice
         await self.boards_posted(notice.matches)
         view = await self.tournament(outgoing)
-        found = next((r for r in view.rounds if r.number == notice.round), None)
-        if found is None:
+        started = set(notice.matches)       # an all-at-once round robin starts every round in one announcement
+        shown = [r for r in view.rounds if r.number == notice.round or any(t.match_id in started for t in r.tables)]
+        if not shown:
             return Delivered("skipped: the round is gone")
-        tables = [(await self.table_line(view, t), [] if t.kind is TableKind.ABSENT else list(t.seats))
-                  for t in found.tables]
-        deadline = notice.deadline or found.deadline
+        tables: list[tuple[str, list[int]]] = []
+        for found in shown:
+            if len(shown) > 1:
+                tables.append((_("**Round {round}**").format(round=found.number), []))
+            tables += [(await self.table_line(view, t), [] if t.kind is TableKind.ABSENT else list(t.seats))
+                       for t in found.tables]
+        deadline = notice.deadline or shown[0].deadline
         if deadline:
             moment = int(datetime.fromisoformat(deadline).timestamp())
             tables += [("", []), (_("The round ends <t:{when}:f> (<t:{when}:R>); games still on then are decided: "
                                     "{rule}.").format(when=moment, rule=_(ADJUDICATION_WORDS)), [])]
         heading = _("🏆 {name} — round {round} of {rounds} ({game})").format(
             name=view.name, round=notice.round, rounds=view.total_rounds or "?", game=game_label(view.settings))
+        if len(shown) > 1:
+            heading = _("🏆 {name} — rounds {first} to {last} of {rounds}, all at once ({game})").format(
+                name=view.name, first=shown[0].number, last=shown[-1].number, rounds=view.total_rounds or "?",
+                game=game_label(view.settings))
         parts = pages(tables)
         first = None
         for number, (lines, players) in enumerate(parts):
