@@ -7,6 +7,7 @@ Swiss of five with its byes through two rounds."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from fractions import Fraction as F
 
 import discord
@@ -208,13 +209,16 @@ async def test_the_cards_buttons_work_after_a_restart(db_path, clock):
         assert [e.user_id for e in view.active_entrants] == [12]
 
 
-async def test_a_swiss_of_five_shows_a_bye_and_pairs_its_second_round(fake):
+async def test_a_swiss_of_five_shows_a_bye_and_pairs_its_second_round(fake, clock):
     root = fake.user(9, "Root", permissions=MANAGER)
     people = members(fake, 5)
-    await create(fake, root, format="swiss", rounds=3, min_players=5, max_players=5)
+    await create(fake, root, format="swiss", rounds=3, min_players=5, max_players=5, round_days=7)
     await join_all(fake, cards_of(fake.sent)[-1], people)
     first = pairings(fake.sent)[-1]
     assert "round 1 of 3" in first.embeds[0]["title"] and len(match_ids(first)) == 2
+    deadline = int((clock.now + timedelta(days=7)).timestamp())
+    assert (f"The round ends <t:{deadline}:f> (<t:{deadline}:R>); games still on then are decided: less thinking "
+            "time used ranks higher; equal time is a draw.") in first.embeds[0]["description"]
     bye_one = re.findall(r"<@(\d+)>: a bye \(1 point\)", first.embeds[0]["description"])
     assert len(bye_one) == 1
     await lower_id_wins(fake, first)
