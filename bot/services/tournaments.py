@@ -664,9 +664,9 @@ def _total_rounds(row: TournamentRow, entrants: int) -> int:
 def _table_result(match: Match, table: TableRow) -> tuple[tuple[int, ...], bool]:
     """A finished match's table result: (ranks per seat, forfeit). See ABORTED_GAME and the withdrawal rule."""
     row = match.row
-    facts = row.outcome.get("facts", {}) if row.outcome else {}
+    roles = row.outcome.get("roles", {}) if row.outcome else {}
     if row.status == "aborted":
-        loser = facts.get("loser")
+        loser = roles.get("loser")      # the seat that never moved
         if row.termination == "never_moved" and loser is not None:
             user = match.at_seat(int(loser)).user_id
             ranks = scoring.forfeited(_table(table), user).ranks
