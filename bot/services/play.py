@@ -170,6 +170,10 @@ class Play:
     async def _settle(self, tx: Tx, match_id: int, result: Result | None) -> Match:
         """The match as stored now, rated in this transaction if it just finished."""
         new = Match(*await self.ctx.matches.read(tx, match_id))
+        if result is not None and new.row.tournament_id is not None:
+            # a tournament's results one at a time (the round's last two at once: one sees the other), taken
+            # in one order everywhere — the match, its tournament, the ratings — so that no two endings deadlock
+            await self.ctx.tournaments.lock(tx, new.row.tournament_id)
         if result is not None and new.status == "finished":
             new.rating_changes = await self.ctx.ratings.apply(
                 tx, new.row, [(p.seat, p.user_id) for p in new.seated if p.seat is not None])

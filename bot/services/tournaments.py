@@ -196,10 +196,11 @@ class Tournaments:
         later round pairs them — in a round robin, below ANNUL_BELOW_SHARE of their games played, every game of
         theirs is annulled instead (scoring.withdraw)."""
         await self._of_server(tournament_id, guild_id)
+        running = await self._running_matches(tournament_id, user_id)
         now = self.ctx.now()
         ended: list[Match] = []
         async with self.ctx.db.transaction() as tx:
-            await self.store.lock(tx, tournament_id)
+            await self._lock_matches_then(tx, tournament_id, running)
             found = await self.store.read(tx, tournament_id)
             assert found is not None
             row, entrants, tables = found
@@ -323,10 +324,11 @@ class Tournaments:
         row = await self._of_server(tournament_id, guild_id)
         if not manager and row.created_by != user_id:
             raise NotAllowed(T("Only the tournament's creator or a server manager can cancel it."))
+        running = await self._running_matches(tournament_id)
         now = self.ctx.now()
         ended: list[Match] = []
         async with self.ctx.db.transaction() as tx:
-            await self.store.lock(tx, tournament_id)
+            await self._lock_matches_then(tx, tournament_id, running)
             if not await self.store.end(tx, tournament_id, "cancelled", now=now):
                 raise StalePosition(T("This tournament is over."))
             found = await self.store.read(tx, tournament_id)
@@ -423,11 +425,12 @@ class Tournaments:
     # ---- running it (the play service's hook, the pairing worker, the scheduler) ---------------------------
     async def record_result(self, tx: Tx, match: Match) -> None:
         """In a tournament match's ending transaction: its table's result, the standings announcement, and the
-        round's end (the next round's pairing row, or the tournament's end)."""
+        round's end (the next round's pairing row, or the tournament's end). The play service holds the
+        tournament's lock already (taken after the match's and before the ratings', the order every
+        decision of a tournament keeps)."""
         tournament_id = match.row.tournament_id
         if tournament_id is None:
             return
-        await self.store.lock(tx, tournament_id)     # the round's last two results at once: one sees the other
         found = await self.store.table_of_match(tx, match.id)
         status = await self.store.status(tx, tournament_id)
         if found is None or status != "running":     # a cancelled event's aborted games count for nothing
@@ -590,6 +593,20 @@ class Tournaments:
             raise NotFound(T("There is no tournament {id} on this server.", id=tournament_id))
         return found[0]
 
+    async def _running_matches(self, tournament_id: int, user_id: int | None = None) -> list[int]:
+        """The tournament's games still running (of one entrant), as read before a decision that ends them."""
+        found = await self.store.load(tournament_id)
+        assert found is not None
+        return sorted(t.match_id for t in found[2] if t.match_id is not None and t.ranks is None
+                      and (user_id is None or user_id in t.seats))
+
+    async def _lock_matches_then(self, tx: Tx, tournament_id: int, match_ids: Sequence[int]) -> None:
+        """The matches a decision will end, then the tournament: the order a match's ending takes them in
+        (``Play._settle``), so that a withdrawal or a cancellation and a game's ending never deadlock."""
+        for match_id in sorted(match_ids):
+            await tx.lock_match(match_id)
+        await self.store.lock(tx, tournament_id)
+
     async def _rating(self, guild_id: int, game: str, user_id: int) -> float:
         rating = next((r for r in await self.ctx.ratings.of_user(guild_id, user_id) if r.game == game), None)
         return float(display(rating.mu)) if rating is not None else NEWCOMER_RATING
@@ -647,9 +664,9 @@ def _total_rounds(row: TournamentRow, entrants: int) -> int:
 def _table_result(match: Match, table: TableRow) -> tuple[tuple[int, ...], bool]:
     """A finished match's table result: (ranks per seat, forfeit). See ABORTED_GAME and the withdrawal rule."""
     row = match.row
-    facts = row.outcome.get("facts", {}) if row.outcome else {}
+    roles = row.outcome.get("roles", {}) if row.outcome else {}
     if row.status == "aborted":
-        loser = facts.get("loser")
+        loser = roles.get("loser")      # the seat that never moved
         if row.termination == "never_moved" and loser is not None:
             user = match.at_seat(int(loser)).user_id
             ranks = scoring.forfeited(_table(table), user).ranks

@@ -244,3 +244,29 @@ async def test_players_kept_apart_are_never_paired_in_a_swiss(services):
     robin = await create(services, Format.ROUND_ROBIN, max_entrants=4)
     with pytest.raises(NotAllowed, match="two-player Swiss only"):
         await services.tournaments.forbid_pair(robin.id, P1, P3, user_id=P1, guild_id=GUILD, manager=True)
+
+
+async def test_time_outs_decide_tournament_games_a_player_who_never_moved_loses_by_forfeit(services, clock):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, rounds=2, max_entrants=4, days_per_move=1)
+    await entered(services, view.id, 4)
+    await front.settle()
+    silent, played = await running_matches(services, view.id)
+    for _ in range(2):             # each player of one game moves once; the other game's first mover never does
+        match = await services.queries.get(played)
+        await services.play.submit_turn(match, match.to_move_user.user_id, match.position.legal_moves()[0],
+                                        guild_id=GUILD)
+    late = (await services.queries.get(played)).to_move_user       # moved once, then runs out of time
+    first = next(p for p in (await services.queries.get(played)).seated if p.user_id != late.user_id)
+    never = (await services.queries.get(silent)).to_move_user
+    clock.advance(days=1, minutes=1)
+    await Scheduler(services).run_due()
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    by_match = {t.match_id: t for t in view.rounds[0].tables}
+    forfeit, timed = by_match[silent], by_match[played]
+    assert forfeit.forfeit and forfeit.ranks == tuple(2 if u == never.user_id else 1 for u in forfeit.seats)
+    assert not timed.forfeit and timed.ranks == tuple(2 if u == late.user_id else 1 for u in timed.seats)
+    assert view.current_round == 2                         # the round ended by time-outs; the next was paired
+    points = {s.user_id: s.points for s in view.standings}
+    assert points[never.user_id] == 0 and points[first.user_id] == 1
