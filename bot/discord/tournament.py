@@ -127,7 +127,7 @@ tournament_group = app_commands.Group(name="tournament", description="Tournament
     rounds="Rounds (Swiss and tables of 3 or 4; round robins have one per opponent)",
     days="Days per move in every game (default 3)", rated="Whether its games count for ratings (default yes)",
     start="When it starts: when full (default), in 3d, or a UTC time like 2026-12-01 18:00",
-    min_players="The fewest entrants it starts with (default 2; at least 4 for tables of 3 or 4)",
+    min_players="The fewest entrants it starts with (default and least: one table, 2, 3 or 4)",
     max_players="The most entrants it takes (default 16)",
     schedule="Round by round (default), or every game at once (round robins)",
     round_days="Days a round may last before its unfinished games are decided (default: no limit)")
@@ -151,7 +151,7 @@ async def create(interaction: discord.Interaction, name: str, game: str, format:
             game=key, format=chosen_format, variant=variant, table_size=size, rounds=rounds,
             schedule=chosen_schedule, days_per_move=DEFAULT_DAYS_PER_MOVE if days is None else days,
             rated=True if rated is None else rated, start_at=parse_start(start, bot.services.clock()),
-            min_entrants=2 if min_players is None else min_players,
+            min_entrants=max(2, size) if min_players is None else min_players,
             max_entrants=16 if max_players is None else max_players, round_days=round_days)
         view = await bot.services.tournaments.create(
             settings, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,

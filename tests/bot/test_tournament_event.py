@@ -563,3 +563,13 @@ async def test_an_all_at_once_round_robin_posts_every_round_in_one_pairings_post
         await resign(fake, match_id, fake.users[max(p.user_id for p in match.seated)])
     end = standings_posts(fake.sent)[-1]
     assert "is over" in end.content and end.mentions == [11]
+
+
+@pytest.mark.sqlite_only
+async def test_a_pod_event_created_with_the_defaults_starts_from_one_full_table(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    out = await create(fake, root, game="spinca@3", format="swiss", rounds=2)
+    assert "Tournament #1 created" in said(out)
+    assert "Entrants: 0 (at least 3, at most 16)" in cards_of(fake.sent)[-1].text()
+    out = await create(fake, root, game="spinca@3", format="swiss", rounds=2, min_players=2)
+    assert "at least 3 entrants" in said(out) and len(cards_of(fake.sent)) == 1
