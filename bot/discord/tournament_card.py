@@ -108,11 +108,12 @@ def entrant_list(view: TournamentView) -> str:
 
 
 def card_view(view: TournamentView) -> ui.View:
-    """Join while entries are open (a running Swiss takes late entrants), Withdraw while it is on, Standings once
-    it has started."""
+    """Join while entries are open and a place is free (a running Swiss takes late entrants), Withdraw while it
+    is on, Standings once it has started."""
     buttons = ui.View(timeout=None)
     late_entries = view.status == "running" and view.settings.format is Format.SWISS
-    if view.status == "open" or late_entries:
+    room = len(view.active_entrants) < view.settings.max_entrants
+    if (view.status == "open" or late_entries) and room:
         buttons.add_item(TournamentButton("join", view.id))
     if view.status in ("open", "running"):
         buttons.add_item(TournamentButton("withdraw", view.id))

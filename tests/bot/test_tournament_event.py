@@ -226,6 +226,8 @@ async def test_a_swiss_of_five_shows_a_bye_and_pairs_its_second_round(fake, cloc
     assert "round 2 of 3" in second.embeds[0]["title"] and len(match_ids(second)) == 2
     bye_two = re.findall(r"<@(\d+)>: a bye \(1 point\)", second.embeds[0]["description"])
     assert len(bye_two) == 1 and bye_two != bye_one                 # nobody gets the pairing's bye twice
+    card = fake.message(cards_of(fake.sent)[-1].message_id)
+    assert [c["label"] for c in card.components] == ["Withdraw", "Standings"]   # full: no Join
     out = await fake.slash(people[0], "tournament standings", tournament="#1")
     assert any(n == STANDINGS_FILE for n, _ in out[-1].files)
 
