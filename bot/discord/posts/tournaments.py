@@ -197,8 +197,8 @@ class TournamentPosts(Part):
         if view.status in ("cancelled", "finished"):     # a finished event's final announcement has the standings
             return Delivered(f"skipped: {view.status}")
         notice = outgoing.notice
-        text = _("📊 **{name}** — standings after a result in round {round}.").format(name=view.name,
-                                                                                     round=notice.round)
+        text = _("📊 **{name}** — standings updated in round {round} (a withdrawal or a decision at the deadline)."
+                 ).format(name=view.name, round=notice.round)
         if notice.match_id is not None:
             text = _("📊 **{name}** — standings after game #{id} (round {round}).").format(
                 name=view.name, id=notice.match_id, round=notice.round)
