@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from bot.discord.tournament_sheet import STANDINGS_FILE
+from bot.model import Person
 from render.standings import Row, Sheet, standings_png
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, autocompleted_turn, boards, make_bot, running, said
@@ -575,3 +576,22 @@ async def test_a_pod_event_created_with_the_defaults_starts_from_one_full_table(
     assert "Entrants: 0 (at least 3, at most 16)" in cards_of(fake.sent)[-1].text()
     out = await create(fake, root, game="spinca@3", format="swiss", rounds=2, min_players=2)
     assert "at least 3 entrants" in said(out) and len(cards_of(fake.sent)) == 1
+
+
+@pytest.mark.sqlite_only
+async def test_a_board_another_process_holds_is_named_by_its_number_in_the_pairings(fake, clock, monkeypatch):
+    monkeypatch.setattr("bot.discord.posts.tournaments.BOARDS_WAIT", 0.2)     # seconds the pairings wait for it
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root, min_players=2, max_players=2)
+    services = fake.client.services
+    for user_id, name in ((11, "Ann"), (12, "Bob")):
+        await services.tournaments.join(1, Person(user_id, name), guild_id=GUILD)
+    assert await services.tournaments.pair_round(1, 1)                      # round 1 and its match's first board
+    later = (clock.now + timedelta(hours=1)).isoformat()
+    held = await services.outbox.claim(now=clock.now.isoformat(), until=later, owner="elsewhere:1", match_id=1)
+    assert [r.kind for r in held][:1] == ["board"]                           # another process is posting it
+    await deliver(fake)
+    post = pairings(fake.sent)[-1]
+    assert "Table 1: <@11> vs <@12> — #1 (its board follows)" in post.embeds[0]["description"] \
+        or "Table 1: <@12> vs <@11> — #1 (its board follows)" in post.embeds[0]["description"]
+    assert not boards(fake.sent)
