@@ -138,3 +138,16 @@ async def test_a_double_round_robin_of_five_all_at_once_swaps_seats_in_the_secon
     assert view.status == "finished"
     assert [(s.user_id, s.points) for s in view.standings] == [(P1, 8), (P2, 6), (P3, 4), (P4, 2), (P5, 0)]
     assert view.crosstable is not None and view.crosstable[0][1:] == ("1 1",) * 4
+
+
+async def test_a_big_field_is_paired_in_a_worker_process(services):
+    front = Recorder(services, process_from=4)         # this small field as if it were big
+    view = await create(services, Format.SWISS, rounds=2, max_entrants=6)
+    await entered(services, view.id, 6)
+    await front.settle()
+    await play_round(services, view.id, lambda seats: max(seats))
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.current_round == 2 and [len(r.tables) for r in view.rounds] == [3, 3]
+    met = [frozenset(t.seats) for r in view.rounds for t in r.tables]
+    assert len(set(met)) == 6                           # no repeat pairing across the two rounds
