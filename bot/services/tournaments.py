@@ -471,7 +471,8 @@ class Tournaments:
                 await self._tell(tx, tournament_id, [TournamentCard("update", status="finished"),
                                                      TournamentEnd(winners)], now, after=after)
         elif await self.store.ask_pairing(tx, tournament_id, row.current_round + 1):
-            await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now, after=after)
+            # the tournament's own row: a long pairing holds up no match's posts (a replay after a result)
+            await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now)
 
     async def pair_round(self, tournament_id: int, round_no: int, *, completes: int | None = None,
                          compute: Compute | None = None) -> bool:
