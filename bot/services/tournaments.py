@@ -268,7 +268,7 @@ class Tournaments:
                                round_no: int | None = None) -> TournamentView:
         """Sit out a Swiss round not yet paired (the next one by default) for REQUESTED_BYE_POINTS."""
         row = await self._of_server(tournament_id, guild_id)
-        if row.format != Format.SWISS.value:
+        if row.format != Format.SWISS.value or row.table_size != 2:     # pods seat whoever plays
             raise NotAllowed(T("Half-point byes are for Swiss tournaments."))
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
