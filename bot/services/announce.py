@@ -28,8 +28,8 @@ turn is done beside the dispatcher, not by a front end.
 - ``TournamentEnd``: the last round ended: the final announcement, pinging the winners.
 
 A tournament's rows carry its ``Outgoing.tournament_id``; they are claimed and delivered in order per tournament as
-a match's are per match (``match_id`` 0) — but for those a match's result causes (its standings, the round's end),
-which are delivered in that match's order, after its result post (``match_id`` that match).
+a match's are per match (``match_id`` 0) — but for those a match's result causes (its standings, the tournament's
+end), which are delivered in that match's order, after its result post (``match_id`` that match).
 """
 
 from __future__ import annotations

@@ -21,10 +21,11 @@ Rules chosen here (the scoring rules are bot/tournaments/scoring.py's):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from fractions import Fraction
+from typing import Any
 
 from bot.i18n import T
 from bot.model import Match, NotAllowed, NotFound, Person, StalePosition
@@ -66,6 +67,13 @@ MAX_ROUND_DAYS = 60
 MAX_START_AHEAD = timedelta(days=90)
 NEWCOMER_RATING = 1500.0        # the seed of an entrant without a rating of the game on the server (display scale)
 ABORTED_GAME = "a shared place, not played"
+
+# how ``pair_round`` runs the pure ``pairing`` off the event loop: (pairing, row, entrants, tables, round, forbidden)
+Compute = Callable[..., Awaitable[list[list[Table]]]]
+
+
+async def in_thread(fn: Callable[..., list[list[Table]]], *args: Any) -> list[list[Table]]:
+    return await asyncio.to_thread(fn, *args)
 
 
 class Tournaments:
@@ -260,7 +268,7 @@ class Tournaments:
                                round_no: int | None = None) -> TournamentView:
         """Sit out a Swiss round not yet paired (the next one by default) for REQUESTED_BYE_POINTS."""
         row = await self._of_server(tournament_id, guild_id)
-        if row.format != Format.SWISS.value:
+        if row.format != Format.SWISS.value or row.table_size != 2:     # pods seat whoever plays
             raise NotAllowed(T("Half-point byes are for Swiss tournaments."))
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
@@ -463,11 +471,14 @@ class Tournaments:
                 await self._tell(tx, tournament_id, [TournamentCard("update", status="finished"),
                                                      TournamentEnd(winners)], now, after=after)
         elif await self.store.ask_pairing(tx, tournament_id, row.current_round + 1):
-            await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now, after=after)
+            # the tournament's own row: a long pairing holds up no match's posts (a replay after a result)
+            await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now)
 
-    async def pair_round(self, tournament_id: int, round_no: int, *, completes: int | None = None) -> bool:
+    async def pair_round(self, tournament_id: int, round_no: int, *, completes: int | None = None,
+                         compute: Compute | None = None) -> bool:
         """Pair round ``round_no`` (computed off the event loop) and start its matches, in one transaction,
-        once: False when it is paired already (or the tournament ended). ``completes``: the pairing row."""
+        once: False when it is paired already (or the tournament ended). ``completes``: the pairing row.
+        ``compute`` runs ``pairing`` (a thread by default; the pairing worker uses a process for big fields)."""
         found = await self.store.load(tournament_id)
         if found is None:
             return False
@@ -475,7 +486,7 @@ class Tournaments:
         if row.status != "running" or row.current_round != round_no - 1:
             return False
         forbidden = await self.store.forbidden(self.ctx.db, tournament_id)
-        rounds = await asyncio.to_thread(pairing, row, entrants, tables, round_no, forbidden)
+        rounds = await (compute or in_thread)(pairing, row, entrants, tables, round_no, forbidden)
         now = self.ctx.now()
         started: list[Match] = []
         async with self.ctx.db.transaction() as tx:

@@ -102,11 +102,14 @@ async def test_a_tournament_of_another_server_is_out_of_reach(services):
 
 
 async def test_the_last_place_is_taken_once_by_two_processes_at_once(services, other):
-    for _ in range(8):      # an event with a start time: filling it does not start it (which is guarded too)
+    for _ in range(2):      # an event with a start time: filling it does not start it (which is guarded too)
         view = await create(services, max_entrants=4, start_at="2026-01-05T12:00:00+00:00")
         await entered(services, view.id, 3)
+        stores = (services.tournaments.store, other.tournaments.store)
+        meeting(stores, "add_entrant")
         results = await asyncio.gather(services.tournaments.join(view.id, P4, guild_id=GUILD),
                                        other.tournaments.join(view.id, P5, guild_id=GUILD), return_exceptions=True)
+        unmeet(stores, "add_entrant")
         assert sum(not isinstance(r, Exception) for r in results) == 1, results
         assert all(isinstance(r, StalePosition) for r in results if isinstance(r, Exception)), results
         view = await services.tournaments.read(view.id)
@@ -116,6 +119,7 @@ async def test_the_last_place_is_taken_once_by_two_processes_at_once(services, o
 async def test_a_round_is_paired_once_when_two_processes_race(services, other):
     view = await create(services, Format.SWISS, rounds=2, max_entrants=4)
     await entered(services, view.id, 4)
+    meeting((services.tournaments.store, other.tournaments.store), "lock")    # both read the round as unpaired
     results = await asyncio.gather(services.tournaments.pair_round(view.id, 1),
                                    other.tournaments.pair_round(view.id, 1))
     assert sorted(results) == [False, True]
@@ -139,15 +143,16 @@ async def test_a_result_is_recorded_in_the_transaction_that_ends_the_match(servi
     assert kinds[-1] == "tournament_standings"
 
 
-def meeting(*tournaments: Any) -> None:
-    """Each ending waits (half a second at most) for the other to reach the round's end too, so that without
-    the lock both decide before either commits; with it, the second waits for the first's commit."""
+def meeting(objects: Any, name: str) -> None:
+    """Each of two racing calls waits at ``name`` (half a second at most) for the other to get there too: without
+    the guard both decide before either commits; with it, the second is held before that point until the first
+    commits, and the first goes on once the half second is out."""
     arrived: list[int] = []
     both = asyncio.Event()
-    for t in tournaments:
-        real = t._round_end
+    for obj in objects:
+        real = getattr(obj, name)
 
-        async def meet_then(*args: Any, real: Any = real, **kwargs: Any) -> None:
+        async def meet_then(*args: Any, real: Any = real, **kwargs: Any) -> Any:
             arrived.append(1)
             if len(arrived) >= 2:
                 both.set()
@@ -155,22 +160,27 @@ def meeting(*tournaments: Any) -> None:
                 await asyncio.wait_for(both.wait(), 0.5)
             except TimeoutError:
                 pass
-            await real(*args, **kwargs)
-        t._round_end = meet_then
+            return await real(*args, **kwargs)
+        setattr(obj, name, meet_then)
+
+
+def unmeet(objects: Any, name: str) -> None:
+    for obj in objects:
+        delattr(obj, name)
 
 
 async def test_the_last_two_results_of_a_round_at_once_ask_for_the_next_round_once(services, other):
-    for _ in range(3):      # unrated: no rating update serializes the two endings already
+    for _ in range(2):      # unrated: no rating update serializes the two endings already
         view = await create(services, Format.SWISS, rounds=2, max_entrants=4, rated=False)
         await entered(services, view.id, 4)
         assert await services.tournaments.pair_round(view.id, 1)
         first, second = await running_matches(services, view.id)
         loser_of = {m: (await services.queries.get(m)).seated[0].user_id for m in (first, second)}
-        real = services.tournaments._round_end, other.tournaments._round_end
-        meeting(services.tournaments, other.tournaments)
+        both = (services.tournaments, other.tournaments)
+        meeting(both, "_round_end")
         await asyncio.gather(services.play.resign(first, loser_of[first], guild_id=GUILD),
                              other.play.resign(second, loser_of[second], guild_id=GUILD))
-        services.tournaments._round_end, other.tournaments._round_end = real  # type: ignore[method-assign]
+        unmeet(both, "_round_end")
         kinds = [r.kind for r in await services.outbox.pending(tournament_id=view.id)]
         assert kinds.count("tournament_pairing") == 2        # round 1 at the start, round 2 once now
         assert kinds.count("tournament_standings") == 2
