@@ -595,3 +595,13 @@ async def test_a_board_another_process_holds_is_named_by_its_number_in_the_pairi
     assert "Table 1: <@11> vs <@12> — #1 (its board follows)" in post.embeds[0]["description"] \
         or "Table 1: <@12> vs <@11> — #1 (its board follows)" in post.embeds[0]["description"]
     assert not boards(fake.sent)
+
+
+@pytest.mark.sqlite_only
+async def test_standings_of_a_tournament_nobody_entered_yet_are_an_empty_table(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root)
+    out = await fake.slash(root, "tournament standings", tournament="#1")
+    assert any(n == STANDINGS_FILE for n, _ in out[-1].files) and "Autumn" in out[-1].text()
+    out = await fake.slash(root, "tournament standings", tournament="#2")
+    assert not any(s.files for s in out) and said(out)            # no such tournament: told, nothing drawn
