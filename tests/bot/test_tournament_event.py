@@ -139,10 +139,17 @@ async def test_a_four_player_round_robin_runs_from_the_card_to_the_final_announc
 async def test_tournament_games_are_labelled_on_their_boards(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     people = members(fake, 2)
+    await fake.slash(people[1], "settings", notify="dm")          # Bob hears of his turns by direct message
     await create(fake, root, name="Autumn", min_players=2, max_players=2)
     await join_all(fake, cards_of(fake.sent)[-1], people)
     board = boards(fake.sent)[-1]
     assert "🏆 Autumn · round 1" in board.text()
+    (game,) = match_ids(pairings(fake.sent)[-1])
+    match = await fake.client.services.queries.get(game, position=False)
+    if match.to_move_user.user_id == 11:                           # Ann moves first: then it is Bob's turn
+        await one_move(fake, game)
+    (dm,) = [s for s in fake.sent if s.kind == "dm"]
+    assert dm.recipient_id == 12 and dm.text().startswith("🏆 Autumn · round 1\nTintas #1")
 
 
 @pytest.mark.sqlite_only
