@@ -15,8 +15,9 @@ from bot.store.db import Database, Tx
 
 _TOURNAMENT = ("id, guild_id, channel_id, created_by, name, game, variant, format, table_size, rounds, schedule,"
                " days_per_move, rated, start_at, min_entrants, max_entrants, round_days, status, current_round,"
-               " pairing_round, total_rounds, round_deadline, card_message_id, created_at, started_at, finished_at")
-_ENTRANT = "user_id, name, rating, joined_round, withdrawn_round, half_byes, annulled"
+               " pairing_round, total_rounds, round_deadline, card_message_id, created_at, started_at, finished_at,"
+               " repeat_days, series_id, edition")
+_ENTRANT = "user_id, name, rating, joined_round, withdrawn_round, half_byes, annulled, division, seed_order"
 _TABLE = "id, round, number, kind, seats, teams, ranks, forfeit, adjudicated, annulled, match_id"
 
 
@@ -48,6 +49,9 @@ class TournamentRow:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    repeat_days: int | None = None      # a league: days from an edition's end to the next one's start
+    series_id: int | None = None        # a league: its first edition (None for the first itself)
+    edition: int = 1
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,8 @@ class EntrantRow:
     withdrawn_round: int | None
     half_byes: tuple[int, ...]
     annulled: bool
+    division: int | None = None         # a league: 1 the top division
+    seed_order: int | None = None       # a league: the place carried from the last edition
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,7 @@ def _tournament(r: Any) -> TournamentRow:
 
 
 def _entrant(r: Any) -> EntrantRow:
-    return EntrantRow(r[0], r[1], float(r[2]), r[3], r[4], ints(r[5]), bool(r[6]))
+    return EntrantRow(r[0], r[1], float(r[2]), r[3], r[4], ints(r[5]), bool(r[6]), r[7], r[8])
 
 
 def _table(r: Any) -> TableRow:
@@ -132,21 +138,28 @@ class TournamentStore:
     async def create(self, tx: Tx, *, guild_id: int, channel_id: int, created_by: int, name: str, game: str,
                      variant: str | None, format: str, table_size: int, rounds: int | None, schedule: str,
                      days_per_move: int, rated: bool, start_at: str | None, min_entrants: int, max_entrants: int,
-                     round_days: int | None, now: str) -> int:
+                     round_days: int | None, now: str, repeat_days: int | None = None,
+                     series_id: int | None = None, edition: int = 1) -> int:
         return await tx.insert(
             "INSERT INTO tournaments (guild_id, channel_id, created_by, name, game, variant, format, table_size,"
-            " rounds, schedule, days_per_move, rated, start_at, min_entrants, max_entrants, round_days, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " rounds, schedule, days_per_move, rated, start_at, min_entrants, max_entrants, round_days, created_at,"
+            " repeat_days, series_id, edition) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, created_by, name, game, variant, format, table_size, rounds, schedule,
-             days_per_move, int(rated), start_at, min_entrants, max_entrants, round_days, now))
+             days_per_move, int(rated), start_at, min_entrants, max_entrants, round_days, now, repeat_days,
+             series_id, edition))
 
     async def add_entrant(self, tx: Tx, tournament_id: int, *, user_id: int, name: str, rating: float,
-                          joined_round: int, now: str) -> bool:
+                          joined_round: int, now: str, seed_order: int | None = None) -> bool:
         """Enter once: False when they are entered already."""
         return await tx.execute(
-            "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, joined_round, joined_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            (tournament_id, user_id, name, rating, joined_round, now)) == 1
+            "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, joined_round, joined_at,"
+            " seed_order) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (tournament_id, user_id, name, rating, joined_round, now, seed_order)) == 1
+
+    async def set_divisions(self, tx: Tx, tournament_id: int, divisions: Sequence[Sequence[int]]) -> None:
+        """A league edition's divisions at its start (1 the top one)."""
+        await tx.executemany("UPDATE tournament_entrants SET division = ? WHERE tournament_id = ? AND user_id = ?",
+                             [(d, tournament_id, u) for d, members in enumerate(divisions, start=1) for u in members])
 
     async def remove_entrant(self, tx: Tx, tournament_id: int, user_id: int) -> bool:
         return await tx.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
