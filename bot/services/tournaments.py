@@ -16,6 +16,11 @@ Rules chosen here (the scoring rules are bot/tournaments/scoring.py's):
   them no more; in a round robin below ANNUL_BELOW_SHARE of their games every game of theirs is annulled, their
   opponents of later rounds sitting out (no points), else their later games are lost by forfeit.
 * Late entrants (Swiss only) join from the next round to be paired, with LATE_JOIN_POINTS for each round before.
+* A league edition (LEAGUE_PERIODS) splits its entrants into divisions by rating (or, after the first edition, in
+  the order promotion and relegation left them, newcomers placed by rating) and plays every division's round
+  robin at once; the next edition keeps everyone who did not withdraw (the core's 30-day drop of who timed out
+  is not applied yet).
+* Who won: the entrants ranked first (the top division's, in a league); ties share first place.
 """
 
 from __future__ import annotations
