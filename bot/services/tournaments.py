@@ -18,8 +18,8 @@ Rules chosen here (the scoring rules are bot/tournaments/scoring.py's):
 * Late entrants (Swiss only) join from the next round to be paired, with LATE_JOIN_POINTS for each round before.
 * A league edition (LEAGUE_PERIODS) splits its entrants into divisions by rating (or, after the first edition, in
   the order promotion and relegation left them, newcomers placed by rating) and plays every division's round
-  robin at once; the next edition keeps everyone who did not withdraw (the core's 30-day drop of who timed out
-  is not applied yet).
+  robin at once; the next edition keeps everyone who neither withdrew nor timed out and went unseen for
+  leagues.UNSEEN_DROP (no move in the server since).
 * Who won: the entrants ranked first (the top division's, in a league); ties share first place.
 """
 
@@ -491,22 +491,28 @@ class Tournaments:
                 await self._tell(tx, tournament_id, [TournamentCard("update", status="finished"),
                                                      TournamentEnd(winners)], now, after=after)
                 if row.format == Format.LEAGUE.value and row.repeat_days:
-                    await self._next_edition(tx, row, view, now)
+                    await self._next_edition(tx, row, view, now)    # None when too few play on: the series ends
         elif await self.store.ask_pairing(tx, tournament_id, row.current_round + 1):
             # the tournament's own row: a long pairing holds up no match's posts (a replay after a result)
             await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now)
 
-    async def _next_edition(self, tx: Tx, row: TournamentRow, view: TournamentView, now: str) -> int:
+    async def _next_edition(self, tx: Tx, row: TournamentRow, view: TournamentView, now: str) -> int | None:
         """A league's next edition, open for entries and starting ``repeat_days`` after this one ended: who played
-        on (not withdrawn) is entered again in the order promotion and relegation give (leagues.next_edition);
-        newcomers join by rating at its start."""
+        on (not withdrawn, nor dropped: timed out and unseen for leagues.UNSEEN_DROP) is entered again in the order
+        promotion and relegation give (leagues.next_edition); newcomers join by rating at its start."""
         finished: list[list[int]] = []
         for s in view.standings:
             if s.division is not None:
                 while len(finished) < s.division:
                     finished.append([])
                 finished[s.division - 1].append(s.user_id)
-        returning = {e.user_id for e in view.entrants if e.withdrawn_round is None}
+        played_on = [e.user_id for e in view.entrants if e.withdrawn_round is None]
+        seen = {u: datetime.fromisoformat(at) for u, at in
+                (await self.store.last_moves(tx, row.guild_id, played_on)).items()}
+        gone = leagues.dropped(await self.store.timed_out(tx, row.id), seen, self.ctx.clock())
+        returning = set(played_on) - gone
+        if len(returning) < leagues.MIN_ENTRANTS:
+            return None
         ratings = {e.user_id: e.rating for e in view.entrants}
         order = [u for d in leagues.next_edition(finished, returning, [], ratings) for u in d]
         assert row.repeat_days is not None

@@ -7,6 +7,7 @@ after another, across processes).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -220,6 +221,24 @@ class TournamentStore:
         if table_ids:
             marks = ",".join("?" * len(table_ids))
             await tx.execute(f"UPDATE tournament_tables SET annulled = 1 WHERE id IN ({marks})", tuple(table_ids))
+
+    async def timed_out(self, tx: Tx, tournament_id: int) -> set[int]:
+        """Who lost a game of this tournament on time (or by never moving)."""
+        rows = await tx.fetchall("SELECT p.user_id, p.seat, m.outcome FROM matches m JOIN participants p"
+                                 " ON p.match_id = m.id WHERE m.tournament_id = ?"
+                                 " AND m.termination IN ('timeout', 'never_moved')", (tournament_id,))
+        return {r[0] for r in rows if r[2] and json.loads(r[2]).get("roles", {}).get("loser") == r[1]}
+
+    async def last_moves(self, tx: Tx, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """When each of these last moved in a match of the server (those who never did are missing)."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        rows = await tx.fetchall(
+            "SELECT p.user_id, MAX(v.played_at) FROM moves v JOIN participants p ON p.match_id = v.match_id"
+            f" AND p.seat = v.seat JOIN matches m ON m.id = v.match_id WHERE m.guild_id = ? AND p.user_id IN ({marks})"
+            " GROUP BY p.user_id", (guild_id, *user_ids))
+        return {r[0]: r[1] for r in rows if r[1]}
 
     async def forbid(self, tx: Tx, tournament_id: int, first: int, second: int) -> bool:
         """Never pair these two; False when they were kept apart already."""
