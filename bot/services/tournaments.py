@@ -16,6 +16,11 @@ Rules chosen here (the scoring rules are bot/tournaments/scoring.py's):
   them no more; in a round robin below ANNUL_BELOW_SHARE of their games every game of theirs is annulled, their
   opponents of later rounds sitting out (no points), else their later games are lost by forfeit.
 * Late entrants (Swiss only) join from the next round to be paired, with LATE_JOIN_POINTS for each round before.
+* A league edition (LEAGUE_PERIODS) splits its entrants into divisions by rating (or, after the first edition, in
+  the order promotion and relegation left them, newcomers placed by rating) and plays every division's round
+  robin at once; the next edition keeps everyone who neither withdrew nor timed out and went unseen for
+  leagues.UNSEEN_DROP (no move in the server since).
+* Who won: the entrants ranked first (the top division's, in a league); ties share first place.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
-from bot.i18n import T
+from bot.i18n import Either, T
 from bot.model import Match, NotAllowed, NotFound, Person, StalePosition
 from bot.ratings import display
 from bot.services.announce import (
@@ -55,7 +60,7 @@ from bot.services.tournament_views import (
 from bot.store.db import Tx
 from bot.store.rows import Result
 from bot.store.tournaments import EntrantRow, NewTable, TableRow, TournamentRow
-from bot.tournaments import pods, roundrobin, scoring, swiss, trf
+from bot.tournaments import leagues, pods, roundrobin, scoring, swiss, trf
 from bot.tournaments.model import TABLE_SIZES, Entrant, Format, Schedule, Settings, Table, TableKind
 from engines import GAMES
 
@@ -67,6 +72,7 @@ MAX_ROUND_DAYS = 60
 MAX_START_AHEAD = timedelta(days=90)
 NEWCOMER_RATING = 1500.0        # the seed of an entrant without a rating of the game on the server (display scale)
 ABORTED_GAME = "a shared place, not played"
+LEAGUE_PERIODS = (7, 14, 30)    # days from a league edition's end to the next one's start (a week, two, a month)
 
 # how ``pair_round`` runs the pure ``pairing`` off the event loop: (pairing, row, entrants, tables, round, forbidden)
 Compute = Callable[..., Awaitable[list[list[Table]]]]
@@ -105,7 +111,7 @@ class Tournaments:
                 table_size=settings.table_size, rounds=settings.rounds, schedule=settings.schedule.value,
                 days_per_move=settings.days_per_move, rated=settings.rated, start_at=settings.start_at,
                 min_entrants=settings.min_entrants, max_entrants=settings.max_entrants,
-                round_days=settings.round_days, now=now)
+                round_days=settings.round_days, now=now, repeat_days=settings.repeat_days)
             await self._tell(tx, tournament_id, [TournamentCard("open")], now)
         self._after(settings.start_at)
         return await self.read(tournament_id)
@@ -123,8 +129,17 @@ class Tournaments:
             raise NotAllowed(T("{game} is played at tables of {allowed} players, not {n}.", game=game.title,
                                allowed=", ".join(str(n) for n in game.player_counts if n in TABLE_SIZES),
                                n=s.table_size))
-        if s.format is Format.LEAGUE:
-            raise NotAllowed(T("Leagues are not open yet; choose a round robin or a Swiss."))
+        if s.format is Format.LEAGUE:       # divisions of round robins, every game at once (AbstractPlay's way)
+            if s.table_size != 2:
+                raise NotAllowed(T("A league plays two-player games."))
+            if s.min_entrants < leagues.MIN_ENTRANTS:
+                raise NotAllowed(T("A league needs at least {least} entrants to start.", least=leagues.MIN_ENTRANTS))
+            if s.repeat_days is not None and s.repeat_days not in LEAGUE_PERIODS:
+                raise NotAllowed(T("A league's next edition starts {days} days after one ends.",
+                                   days=Either(LEAGUE_PERIODS)))
+            s = replace(s, schedule=Schedule.ALL_AT_ONCE)
+        elif s.repeat_days is not None:
+            raise NotAllowed(T("Only leagues have editions that repeat."))
         pods_event = s.table_size > 2
         if (s.format is Format.SWISS or pods_event) and s.schedule is Schedule.ALL_AT_ONCE:
             raise NotAllowed(T("A Swiss or an event at tables of three or four is paired round by round, from the "
@@ -234,7 +249,8 @@ class Tournaments:
         mine = [t for t in tables if me.user_id in t.seats and t.kind == TableKind.GAME.value and not t.annulled]
         if settings.is_round_robin:
             played = sum(1 for t in mine if t.ranks is not None and not t.forfeit)
-            annul = Fraction(played, max(_scheduled_games(row, entrants), 1)) < scoring.ANNUL_BELOW_SHARE
+            annul = Fraction(played, max(_scheduled_games(row, entrants, me.division), 1)) \
+                < scoring.ANNUL_BELOW_SHARE
         from_round = max(row.current_round, 1) if annul else row.current_round + 1
         if not await self.store.set_withdrawn(tx, row.id, me.user_id, from_round=from_round, annulled=annul):
             raise NotAllowed(T("You are not playing in this tournament."))
@@ -322,6 +338,10 @@ class Tournaments:
         assert found is not None
         _row, entrants, _tables = found
         total = _total_rounds(row, len(entrants))
+        if row.format == Format.LEAGUE.value:
+            divisions = league_divisions(entrants)
+            await self.store.set_divisions(tx, row.id, divisions)
+            total = max(len(d) - 1 + len(d) % 2 for d in divisions)
         if not await self.store.start(tx, row.id, total_rounds=total, now=now):
             raise StalePosition(T("This tournament has started already."))
         await self.store.ask_pairing(tx, row.id, 1)
@@ -467,12 +487,48 @@ class Tournaments:
         if row.current_round >= row.total_rounds:
             if await self.store.end(tx, tournament_id, "finished", now=now):
                 view = build_view(row, entrants, tables)
-                winners = tuple(s.user_id for s in view.standings if s.rank == 1)
+                winners = tuple(s.user_id for s in view.standings if s.rank == 1 and s.division in (None, 1))
                 await self._tell(tx, tournament_id, [TournamentCard("update", status="finished"),
                                                      TournamentEnd(winners)], now, after=after)
+                if row.format == Format.LEAGUE.value and row.repeat_days:
+                    await self._next_edition(tx, row, view, now)    # None when too few play on: the series ends
         elif await self.store.ask_pairing(tx, tournament_id, row.current_round + 1):
             # the tournament's own row: a long pairing holds up no match's posts (a replay after a result)
             await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now)
+
+    async def _next_edition(self, tx: Tx, row: TournamentRow, view: TournamentView, now: str) -> int | None:
+        """A league's next edition, open for entries and starting ``repeat_days`` after this one ended: who played
+        on (not withdrawn, nor dropped: timed out and unseen for leagues.UNSEEN_DROP) is entered again in the order
+        promotion and relegation give (leagues.next_edition); newcomers join by rating at its start."""
+        finished: list[list[int]] = []
+        for s in view.standings:
+            if s.division is not None:
+                while len(finished) < s.division:
+                    finished.append([])
+                finished[s.division - 1].append(s.user_id)
+        played_on = [e.user_id for e in view.entrants if e.withdrawn_round is None]
+        seen = {u: datetime.fromisoformat(at) for u, at in
+                (await self.store.last_moves(tx, row.guild_id, played_on)).items()}
+        gone = leagues.dropped(await self.store.timed_out(tx, row.id), seen, self.ctx.clock())
+        returning = set(played_on) - gone
+        if len(returning) < leagues.MIN_ENTRANTS:
+            return None
+        ratings = {e.user_id: e.rating for e in view.entrants}
+        order = [u for d in leagues.next_edition(finished, returning, [], ratings) for u in d]
+        assert row.repeat_days is not None
+        edition_id = await self.store.create(
+            tx, guild_id=row.guild_id, channel_id=row.channel_id, created_by=row.created_by, name=row.name,
+            game=row.game, variant=row.variant, format=row.format, table_size=row.table_size, rounds=row.rounds,
+            schedule=row.schedule, days_per_move=row.days_per_move, rated=row.rated,
+            start_at=self.ctx.later(timedelta(days=row.repeat_days)), min_entrants=row.min_entrants,
+            max_entrants=row.max_entrants, round_days=row.round_days, now=now, repeat_days=row.repeat_days,
+            series_id=row.series_id or row.id, edition=row.edition + 1)
+        names = {e.user_id: e.name for e in view.entrants}
+        for place, user_id in enumerate(order):
+            await self.store.add_entrant(tx, edition_id, user_id=user_id, name=names[user_id],
+                                         rating=ratings[user_id], joined_round=1, now=now, seed_order=place)
+        await self._tell(tx, edition_id, [TournamentCard("open")], now)
+        return edition_id
 
     async def pair_round(self, tournament_id: int, round_no: int, *, completes: int | None = None,
                          compute: Compute | None = None) -> bool:
@@ -658,10 +714,26 @@ def _model(row: TournamentRow, entrants: Sequence[EntrantRow],
     return people, counted
 
 
-def _scheduled_games(row: TournamentRow, entrants: Sequence[EntrantRow]) -> int:
-    """A round robin entrant's games in all: one per opponent per leg."""
+def _scheduled_games(row: TournamentRow, entrants: Sequence[EntrantRow], division: int | None = None) -> int:
+    """A round robin entrant's games in all: one per opponent (of their division, in a league) per leg."""
     legs = 2 if row.format == Format.DOUBLE_ROUND_ROBIN.value else 1
-    return (len(entrants) - 1) * legs
+    return (sum(1 for e in entrants if e.division == division) - 1) * legs
+
+
+def league_divisions(entrants: Sequence[EntrantRow]) -> list[list[int]]:
+    """A league edition's divisions at its start: a first edition by rating (leagues.first_edition); a later
+    one in the order carried from the last (promotion and relegation applied), newcomers placed by rating before
+    the first returning player rated lower, cut again into divisions (leagues.split)."""
+    carried = sorted((e for e in entrants if e.seed_order is not None), key=lambda e: e.seed_order or 0)
+    newcomers = [e for e in entrants if e.seed_order is None]
+    if not carried:
+        return leagues.first_edition([_entrant(e) for e in entrants])
+    order = [e.user_id for e in carried]
+    ratings = {e.user_id: e.rating for e in entrants}
+    for e in sorted(newcomers, key=lambda e: (-e.rating, e.user_id)):
+        at = next((i for i, u in enumerate(order) if ratings[u] < e.rating), len(order))
+        order.insert(at, e.user_id)
+    return leagues.split(order)
 
 
 def _total_rounds(row: TournamentRow, entrants: int) -> int:
@@ -695,8 +767,10 @@ def pairing(row: TournamentRow, entrants: Sequence[EntrantRow], tables: Sequence
     settings = _settings(row)
     people, counted = _model(row, entrants, tables)
     if settings.is_round_robin:
-        field = [_entrant(e) for e in entrants if e.joined_round == 1]
-        schedule = roundrobin.schedule(field, double=row.format == Format.DOUBLE_ROUND_ROBIN.value)
+        divisions = sorted({e.division for e in entrants}, key=lambda d: d or 0)
+        schedules = [roundrobin.schedule([_entrant(e) for e in entrants if e.joined_round == 1 and e.division == d],
+                                         double=row.format == Format.DOUBLE_ROUND_ROBIN.value) for d in divisions]
+        schedule = [[t for s in schedules if r < len(s) for t in s[r]] for r in range(max(map(len, schedules)))]
         wanted = schedule if settings.schedule is Schedule.ALL_AT_ONCE else [schedule[round_no - 1]]
         gone = {e.user_id: e for e in entrants if e.withdrawn_round is not None}
         out: list[list[Table]] = []
@@ -731,12 +805,13 @@ def build_view(row: TournamentRow, entrants: Sequence[EntrantRow], tables: Seque
     settings = TournamentSettings(
         game=row.game, format=Format(row.format), variant=row.variant, table_size=row.table_size, rounds=row.rounds,
         schedule=Schedule(row.schedule), days_per_move=row.days_per_move, rated=row.rated, start_at=row.start_at,
-        min_entrants=row.min_entrants, max_entrants=row.max_entrants, round_days=row.round_days)
+        min_entrants=row.min_entrants, max_entrants=row.max_entrants, round_days=row.round_days,
+        repeat_days=row.repeat_days)
     people, counted = _model(row, entrants, tables)
     names = {e.user_id: e.name for e in entrants}
     seeds = {e.id: n for n, e in enumerate(roundrobin.seeding([_entrant(e) for e in entrants]), start=1)}
     entrant_views = tuple(EntrantView(e.user_id, e.name, e.rating, seeds[e.user_id], e.joined_round,
-                                      e.withdrawn_round, e.half_byes) for e in entrants)
+                                      e.withdrawn_round, e.half_byes, e.division) for e in entrants)
     by_round: dict[int, list[TableView]] = {}
     for t in tables:
         if t.annulled:
@@ -749,17 +824,26 @@ def build_view(row: TournamentRow, entrants: Sequence[EntrantRow], tables: Seque
     rounds = tuple(RoundView(n, tuple(ts), row.round_deadline if n == row.current_round else None)
                    for n, ts in sorted(by_round.items()))
     withdrawn = {e.user_id for e in entrants if e.withdrawn_round is not None}
-    rows = scoring.standings(people, counted) if people else []
-    standings = tuple(StandingView(s.rank, s.entrant, names.get(s.entrant, str(s.entrant)), s.points,
-                                   s.sonneborn_berger, s.buchholz_cut1, s.direct_encounter, s.wins, s.rating, s.games,
-                                   s.entrant in withdrawn) for s in rows)
+    division_of = {e.user_id: e.division for e in entrants}
+    groups = sorted({division_of[p.id] for p in people}, key=lambda d: d or 0) or [None]
+    standings: tuple[StandingView, ...] = ()
+    for division in groups:           # a league: each division's own table, the top one first
+        members = [p for p in people if division_of[p.id] == division]
+        inside = {p.id for p in members}
+        own = [t for t in counted if set(t.seats) <= inside]
+        standings += tuple(StandingView(s.rank, s.entrant, names.get(s.entrant, str(s.entrant)), s.points,
+                                        s.sonneborn_berger, s.buchholz_cut1, s.direct_encounter, s.wins, s.rating,
+                                        s.games, s.entrant in withdrawn, division)
+                           for s in (scoring.standings(members, own) if members else []))
     crosstable = None
-    if _settings(row).is_round_robin and rows:
-        crosstable = scoring.crosstable([s.entrant for s in rows], counted)
-    winners = tuple(s.user_id for s in standings if s.rank == 1) if row.status == "finished" else ()
+    if _settings(row).is_round_robin and standings and len(groups) == 1:
+        crosstable = scoring.crosstable([s.user_id for s in standings], counted)
+    winners = tuple(s.user_id for s in standings if s.rank == 1 and s.division in (None, 1)) \
+        if row.status == "finished" else ()
     return TournamentView(
         id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, created_by=row.created_by, name=row.name,
         settings=settings, status=row.status, current_round=row.current_round, total_rounds=row.total_rounds,
         created_at=row.created_at, entrants=entrant_views, rounds=rounds, standings=standings,
         crosstable=crosstable, winners=winners, started_at=row.started_at, finished_at=row.finished_at,
-        round_deadline=row.round_deadline, card_message_id=row.card_message_id)
+        round_deadline=row.round_deadline, card_message_id=row.card_message_id, edition=row.edition,
+        series_id=row.series_id)

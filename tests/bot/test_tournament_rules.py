@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import speaking
-from bot.model import NotAllowed, NotFound, Person
+from bot.model import NotAllowed, NotFound, Person, StalePosition
 from bot.scheduler import Scheduler
 from bot.services.tournament_views import TournamentSettings
 from bot.tournaments.model import Format, Schedule, TableKind
@@ -34,7 +34,11 @@ REFUSALS: list[tuple[dict[str, Any], str]] = [
     ({"game": "chess"}, "There is no game called 'chess'"),
     ({"game": "roocala", "variant": "round"}, "Roocala has no variant 'round'"),
     ({"table_size": 3}, "Tintas is played at tables of 2 players, not 3"),
-    ({"format": Format.LEAGUE}, "Leagues are not open yet"),
+    ({"format": Format.LEAGUE}, "A league needs at least 4 entrants to start"),
+    ({"format": Format.LEAGUE, "min_entrants": 4, "repeat_days": 10}, "starts 7, 14 or 30 days after one ends"),
+    ({"format": Format.LEAGUE, "game": "rincala", "table_size": 3, "min_entrants": 4},
+     "A league plays two-player games"),
+    ({"repeat_days": 7}, "Only leagues have editions that repeat"),
     ({"rounds": None}, "Choose between 1 and 20 rounds"),
     ({"rounds": 21}, "Choose between 1 and 20 rounds"),
     ({"schedule": Schedule.ALL_AT_ONCE}, "paired round by round"),
@@ -270,3 +274,24 @@ async def test_time_outs_decide_tournament_games_a_player_who_never_moved_loses_
     assert view.current_round == 2                         # the round ended by time-outs; the next was paired
     points = {s.user_id: s.points for s in view.standings}
     assert points[never.user_id] == 0 and points[first.user_id] == 1
+
+
+async def test_start_join_withdraw_and_bye_refusals_change_nothing(services):
+    view = await create(services, Format.SWISS, rounds=2, min_entrants=3, max_entrants=4,
+                        start_at="2026-01-05T12:00:00+00:00")
+    await entered(services, view.id, 2)
+    before = (await services.tournaments.read(view.id), len(await services.outbox.pending()))
+    with pytest.raises(NotAllowed, match="needs 3 entrants to start; it has 2"):
+        await services.tournaments.start(view.id, P1, guild_id=GUILD, manager=True)
+    with pytest.raises(NotAllowed, match="not playing in this tournament"):
+        await services.tournaments.withdraw(view.id, P5, guild_id=GUILD)
+    with pytest.raises(NotAllowed, match="not playing in this tournament"):
+        await services.tournaments.request_half_bye(view.id, P5, guild_id=GUILD)
+    with pytest.raises(NotAllowed, match="Bots cannot enter"):
+        await services.tournaments.join(view.id, Person(900, "Robot", is_bot=True), guild_id=GUILD)
+    assert (await services.tournaments.read(view.id), len(await services.outbox.pending())) == before
+    for p in PLAYERS[2:4]:
+        await services.tournaments.join(view.id, p, guild_id=GUILD)
+    with pytest.raises(StalePosition, match="This tournament is full"):
+        await services.tournaments.join(view.id, PLAYERS[4], guild_id=GUILD)
+    assert len((await services.tournaments.read(view.id)).entrants) == 4

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from fractions import Fraction
 
+from bot.scheduler import Scheduler
 from bot.tournaments.model import Format, Schedule
-from tests.bot.tournament_support import PLAYERS, Recorder, create, entered, play_round
+from tests.bot.tournament_support import GUILD, PLAYERS, Recorder, create, entered, play_round, running_matches
 
 P1, P2, P3, P4, P5 = (p.user_id for p in PLAYERS[:5])
 
@@ -169,3 +171,67 @@ async def test_a_big_field_is_paired_in_a_worker_process(services):
     assert view.current_round == 2 and [len(r.tables) for r in view.rounds] == [3, 3]
     met = [frozenset(t.seats) for r in view.rounds for t in r.tables]
     assert len(set(met)) == 6                           # no repeat pairing across the two rounds
+
+
+async def test_a_league_plays_its_divisions_at_once_and_its_next_edition_promotes_and_relegates(services, clock):
+    front = Recorder(services)
+    view = await create(services, Format.LEAGUE, min_entrants=4, max_entrants=12, repeat_days=7,
+                        start_at=(clock() + timedelta(hours=1)).isoformat())
+    ids = [p.user_id for p in PLAYERS[:11]]
+    await entered(services, view.id, 11)
+    clock.advance(hours=1)
+    await Scheduler(services).run_due()
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    division = {e.user_id: e.division for e in view.entrants}
+    assert [u for u in ids if division[u] == 1] == ids[:6] and [u for u in ids if division[u] == 2] == ids[6:]
+    games = [t for r in view.rounds for t in r.tables if t.match_id is not None]
+    assert len(games) == 15 + 10 and all(division[t.seats[0]] == division[t.seats[1]] for t in games)
+    await play_round(services, view.id, lambda seats: max(seats))   # the lower id wins every game
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.status == "finished" and view.winners == (ids[0],)
+    assert [(s.division, s.user_id, s.points, s.rank) for s in view.standings] == \
+        [(1, u, Fraction(5 - i), i + 1) for i, u in enumerate(ids[:6])] + \
+        [(2, u, Fraction(4 - i), i + 1) for i, u in enumerate(ids[6:])]
+    (following,) = [s for s in await services.tournaments.of_server(GUILD) if s.status == "open"]
+    nxt = await services.tournaments.read(following.id)
+    assert (nxt.edition, nxt.series_id) == (2, view.id)
+    newcomer = PLAYERS[11]
+    await services.tournaments.join(nxt.id, newcomer, guild_id=GUILD)
+    clock.advance(days=7)
+    await Scheduler(services).run_due()
+    await front.settle()
+    nxt = await services.tournaments.read(nxt.id)
+    assert nxt.status == "running"
+    division = {e.user_id: e.division for e in nxt.entrants}
+    # the bottom two of the top division go down, the top two of the second come up; the newcomer joins by rating
+    top = [ids[0], ids[1], ids[2], ids[3], ids[6], ids[7]]
+    assert sorted(u for u, d in division.items() if d == 1) == sorted(top)
+    assert sorted(u for u, d in division.items() if d == 2) == sorted([ids[4], ids[5], *ids[8:], newcomer.user_id])
+
+
+async def test_who_timed_out_in_a_league_and_was_not_seen_since_is_left_out_of_the_next_edition(services, clock):
+    front = Recorder(services)
+    view = await create(services, Format.LEAGUE, min_entrants=4, max_entrants=8, repeat_days=7, days_per_move=1)
+    await entered(services, view.id, 5)
+    await services.tournaments.start(view.id, P1, guild_id=GUILD, manager=True)
+    await front.settle()
+    silent = P5                                    # never moves: each of their games ends without them
+    for match_id in await running_matches(services, view.id):
+        match = await services.queries.get(match_id)
+        seats = [p.user_id for p in match.seated]
+        if silent not in seats:
+            await services.play.resign(match_id, max(seats), guild_id=GUILD)
+        elif match.to_move_user.user_id != silent:  # their opponent moves first, then waits for them in vain
+            await services.play.submit_turn(match, match.to_move_user.user_id, match.position.legal_moves()[0],
+                                            guild_id=GUILD)
+    clock.advance(days=1, minutes=1)
+    await Scheduler(services).run_due()
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.status == "finished"
+    assert next(s for s in view.standings if s.user_id == silent).points == 0
+    (following,) = [s for s in await services.tournaments.of_server(GUILD) if s.status == "open"]
+    nxt = await services.tournaments.read(following.id)
+    assert sorted(e.user_id for e in nxt.entrants) == [P1, P2, P3, P4]

@@ -26,6 +26,9 @@ CREATE TABLE tournaments (
     total_rounds   INTEGER NOT NULL DEFAULT 0,     -- fixed at the start
     round_deadline TEXT,                           -- when the current round's unfinished games are adjudicated
     card_message_id INTEGER,
+    repeat_days    INTEGER,                          -- a league: the next edition starts this many days after
+    series_id      INTEGER,                          -- a league's first edition (NULL for the first itself)
+    edition        INTEGER NOT NULL DEFAULT 1,
     created_at     TEXT    NOT NULL,
     started_at     TEXT,
     finished_at    TEXT
@@ -43,6 +46,8 @@ CREATE TABLE tournament_entrants (
     withdrawn_round INTEGER,                       -- the first round they no longer play
     half_byes       TEXT    NOT NULL DEFAULT '',   -- rounds asked off (Swiss), joined by ','
     annulled        INTEGER NOT NULL DEFAULT 0,    -- withdrew from a round robin below half: games annulled
+    division        INTEGER,                       -- a league: 1 the top division (set at the start)
+    seed_order      INTEGER,                       -- a league: the place carried from the last edition
     joined_at       TEXT    NOT NULL,
     PRIMARY KEY (tournament_id, user_id)           -- join once
 );
