@@ -612,3 +612,27 @@ async def test_standings_of_a_tournament_nobody_entered_yet_are_an_empty_table(f
     assert any(n == STANDINGS_FILE for n, _ in out[-1].files) and "Autumn" in out[-1].text()
     out = await fake.slash(root, "tournament standings", tournament="#2")
     assert not any(s.files for s in out) and said(out)            # no such tournament: told, nothing drawn
+
+
+@pytest.mark.sqlite_only
+async def test_a_league_of_eleven_plays_two_divisions_at_once_and_shows_a_table_for_each(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = [fake.user(100 + i, f"Player {i}") for i in range(11)]
+    out = await create(fake, root, format="league", repeat=30, min_players=11, max_players=11)
+    assert "Tournament #1 created" in said(out)
+    card = cards_of(fake.sent)[-1]
+    assert "league, all games at once · edition 1 · the next one 30 days after this one ends" in card.text()
+    await join_all(fake, card, people)
+    (post,) = [s for s in fake.sent if s.kind == "channel_message" and s.embeds
+               and "all at once" in s.embeds[0].get("title", "")]
+    games = match_ids(post)
+    assert len(games) == 15 + 10                         # divisions of 6 and 5, each a round robin
+    for match_id in games:
+        match = await fake.client.services.queries.get(match_id, position=False)
+        await resign(fake, match_id, fake.users[max(p.user_id for p in match.seated)])
+    end = [s for s in fake.sent if s.kind == "channel_message" and "is over" in (s.content or "")][-1]
+    assert [name for name, _ in end.files] == ["standings-1.png", "standings-2.png"]
+    view = await fake.client.services.tournaments.view(1, guild_id=GUILD)
+    assert end.mentions == list(view.winners) and len(view.winners) == 1
+    out = await fake.slash(people[0], "tournament standings", tournament="#1")
+    assert [name for name, _ in out[-1].files] == ["standings-1.png", "standings-2.png"]

@@ -20,8 +20,8 @@ import discord
 
 from bot.discord.cards import jump_url
 from bot.discord.posts.common import Part, nonce, send_fitting
-from bot.discord.tournament_card import card_embed, card_view, game_label, standings_title
-from bot.discord.tournament_sheet import TIEBREAK_NOTE, alt_text, sheet, standings_file
+from bot.discord.tournament_card import card_embed, card_view, game_label, standings_files
+from bot.discord.tournament_sheet import TIEBREAK_NOTE
 from bot.i18n import N_, _
 from bot.model import NotFound
 from bot.services.announce import (
@@ -218,10 +218,8 @@ class TournamentPosts(Part):
 
     async def post_standings(self, outgoing: Outgoing, view: TournamentView, text: str,
                              pinged: list[int]) -> discord.Message:
-        title = standings_title(view)
-        png = await self.bot.renders.standings(sheet(title, view.standings, view.crosstable))
-        file = standings_file(png, alt_text(title, view.standings))
+        files = await standings_files(self.bot.renders, view)
         content = f"{text}\n-# {_(TIEBREAK_NOTE)}"
         return await send_fitting(self.where(view), _(STANDINGS_TOO_LARGE), content=content[:MAX_CONTENT],
-                                  files=[file], nonce=nonce(outgoing),
+                                  files=files, nonce=nonce(outgoing),
                                   allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))
