@@ -187,8 +187,9 @@ class Dispatcher(WakeableLoop):
             if not rows:
                 return count
             by_match: dict[tuple[int | None, int | None], list[OutboxRow]] = {}
-            for row in rows:
-                by_match.setdefault((row.match_id, row.tournament_id), []).append(row)
+            for row in rows:     # a match's rows together (a tournament's among them), else a tournament's
+                key = (row.match_id, None) if row.match_id is not None else (None, row.tournament_id)
+                by_match.setdefault(key, []).append(row)
             renewing = asyncio.create_task(self._renew(list(by_match)), name="renew claims")
             try:
                 await asyncio.gather(*(self._deliver_in_order(r) for r in by_match.values()))

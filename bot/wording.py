@@ -354,6 +354,8 @@ HELP_HOW_TO_START = N_("**How to start**\n"
                      "• `/matches` — your matches here; `/settings` — your notifications and the server's options\n"
                      "• `/<game> analyze` — my best turns for a position code or a record; never for a rated match "
                      "in progress nor a position within one turn of it (fair play)\n"
+                     "• `/tournament list` — this server's tournaments: join one with its card's button, "
+                     "`/tournament standings` any time\n"
                      "The buttons below show each game's quick start.")
 HELP_GAME_TITLE = N_("{title} — quick start")
 HELP_GAME_FOOTER = N_("The image shows a start position. Start a match with /{key} challenge or /{key} vs-bot; "

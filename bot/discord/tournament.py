@@ -1,4 +1,4 @@
-"""/tournament: create, join, withdraw, bye, start, cancel, standings, list and export.
+"""/tournament: create, join, withdraw, bye, start, cancel, forbid, standings, list and export.
 
 Each handler acknowledges first, reads its options, makes one service call and lets the dispatcher post what it
 announced (the card, a round's pairings, standings). Creating takes one command: its options carry the game with
@@ -22,6 +22,7 @@ from bot.i18n import N_, T, _, speaking
 from bot.model import BadInput, shown
 from bot.services.challenges import TIME_CHOICES_DAYS
 from bot.services.tournament_views import TournamentSettings, TournamentSummary
+from bot.tournaments import leagues
 from bot.tournaments.model import Format, Schedule
 from engines import GAMES
 
@@ -38,7 +39,11 @@ START_SUGGESTIONS = (("full", N_("when full (or started by hand)")), ("1h", N_("
 RELATIVE = re.compile(r"(?:in\s+)?(\d{1,4})\s*(h|hours?|d|days?)", re.IGNORECASE)
 FORMAT_CHOICES = [app_commands.Choice(name="Round robin", value=Format.ROUND_ROBIN.value),
                   app_commands.Choice(name="Double round robin (seats swapped)", value=Format.DOUBLE_ROUND_ROBIN.value),
-                  app_commands.Choice(name="Swiss", value=Format.SWISS.value)]
+                  app_commands.Choice(name="Swiss", value=Format.SWISS.value),
+                  app_commands.Choice(name="League (divisions by rating, every game at once)",
+                                      value=Format.LEAGUE.value)]
+REPEAT_CHOICES = [app_commands.Choice(name="Weekly", value=7), app_commands.Choice(name="Every two weeks", value=14),
+                  app_commands.Choice(name="Monthly", value=30)]
 SCHEDULE_CHOICES = [app_commands.Choice(name="Round by round", value=Schedule.ROUND_BY_ROUND.value),
                     app_commands.Choice(name="All games at once (round robins)", value=Schedule.ALL_AT_ONCE.value)]
 DAYS_CHOICES = [app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d)
@@ -76,6 +81,11 @@ def parse_game(value: object) -> tuple[str, str | None, int]:
             return g, v, n
     raise BadInput(T("{value} is not one of the games on the list; pick one from it. Nothing was created.",
                      value=shown(value)))
+
+
+def least_entrants(chosen: Format, table_size: int) -> int:
+    """The fewest entrants by default: one table, or a league's least (leagues.MIN_ENTRANTS)."""
+    return leagues.MIN_ENTRANTS if chosen is Format.LEAGUE else max(2, table_size)
 
 
 def parse_start(text: str | None, now: datetime) -> str | None:
@@ -127,16 +137,17 @@ tournament_group = app_commands.Group(name="tournament", description="Tournament
     rounds="Rounds (Swiss and tables of 3 or 4; round robins have one per opponent)",
     days="Days per move in every game (default 3)", rated="Whether its games count for ratings (default yes)",
     start="When it starts: when full (default), in 3d, or a UTC time like 2026-12-01 18:00",
-    min_players="The fewest entrants it starts with (default 2; at least 4 for tables of 3 or 4)",
+    min_players="The fewest entrants it starts with (default and least: one table, or 4 for a league)",
     max_players="The most entrants it takes (default 16)",
     schedule="Round by round (default), or every game at once (round robins)",
-    round_days="Days a round may last before its unfinished games are decided (default: no limit)")
+    round_days="Days a round may last before its unfinished games are decided (default: no limit)",
+    repeat="Leagues: a new edition (promotion and relegation) this long after one ends (default: once)")
 @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, schedule=SCHEDULE_CHOICES)
-@app_commands.choices(days=DAYS_CHOICES)
+@app_commands.choices(days=DAYS_CHOICES, repeat=REPEAT_CHOICES)
 async def create(interaction: discord.Interaction, name: str, game: str, format: str, rounds: int | None = None,
                  days: int | None = None, rated: bool | None = None, start: str | None = None,
                  min_players: int | None = None, max_players: int | None = None, schedule: str | None = None,
-                 round_days: int | None = None) -> None:
+                 round_days: int | None = None, repeat: int | None = None) -> None:
     bot = app(interaction)
     async with acknowledged(interaction):
         title = " ".join(name.split())
@@ -151,8 +162,8 @@ async def create(interaction: discord.Interaction, name: str, game: str, format:
             game=key, format=chosen_format, variant=variant, table_size=size, rounds=rounds,
             schedule=chosen_schedule, days_per_move=DEFAULT_DAYS_PER_MOVE if days is None else days,
             rated=True if rated is None else rated, start_at=parse_start(start, bot.services.clock()),
-            min_entrants=2 if min_players is None else min_players,
-            max_entrants=16 if max_players is None else max_players, round_days=round_days)
+            min_entrants=least_entrants(chosen_format, size) if min_players is None else min_players,
+            max_entrants=16 if max_players is None else max_players, round_days=round_days, repeat_days=repeat)
         view = await bot.services.tournaments.create(
             settings, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
             creator=person(interaction.user), manager=_manager(interaction), name=title)
@@ -230,6 +241,19 @@ async def cancel(interaction: discord.Interaction, tournament: str) -> None:
         await finish(interaction, _("{name} was cancelled.").format(name=view.name))
 
 
+@tournament_group.command(name="forbid", description="Never pair two entrants of a Swiss (its organiser or a "
+                                                     "manager)")
+@app_commands.describe(tournament="Which tournament", player="One of the two", other="The other one")
+async def forbid(interaction: discord.Interaction, tournament: str, player: discord.User,
+                 other: discord.User) -> None:
+    async with acknowledged(interaction):
+        view = await app(interaction).services.tournaments.forbid_pair(
+            parse_tournament_id(tournament), player.id, other.id, user_id=interaction.user.id,
+            guild_id=interaction.guild_id or 0, manager=_manager(interaction))
+        await finish(interaction, _("{first} and {second} will never be paired in {name}.").format(
+            first=player.display_name, second=other.display_name, name=view.name))
+
+
 @tournament_group.command(name="standings", description="A tournament's standings (and crosstable) as an image")
 @app_commands.describe(tournament="Which tournament")
 async def standings(interaction: discord.Interaction, tournament: str) -> None:
@@ -301,7 +325,7 @@ async def start_autocomplete(interaction: discord.Interaction, current: str) -> 
     return out
 
 
-CHOOSING_A_TOURNAMENT: list[app_commands.Command] = [join, withdraw, bye, start, cancel, standings, export]
+CHOOSING_A_TOURNAMENT: list[app_commands.Command] = [join, withdraw, bye, start, cancel, forbid, standings, export]
 for _command in CHOOSING_A_TOURNAMENT:
     _command.autocomplete("tournament")(tournament_autocomplete)
 create.autocomplete("start")(start_autocomplete)

@@ -14,13 +14,15 @@ from discord import ui
 
 from bot import wording
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE, acknowledged, app, finish, person
-from bot.discord.tournament_sheet import TIEBREAK_NOTE, alt_text, sheet, standings_file
+from bot.discord.tournament_sheet import STANDINGS_FILE, TIEBREAK_NOTE, alt_text, sheet, standings_file
 from bot.i18n import N_, T, _, ngettext
 from bot.model import ServiceError, time_label
 from bot.services.tournament_views import TournamentSettings, TournamentView
 from bot.tournaments.model import Format, Schedule
 from engines import GAMES
+from render.pool import RenderPool
 
+MAX_FILES = 10                 # attachments of one message
 MAX_LISTED_ENTRANTS = 40       # names on the card; more are counted ("and 12 more")
 MAX_FIELD = 1024               # Discord's limit for an embed field's value
 COLOUR_CLOSED = discord.Colour.dark_grey()
@@ -82,7 +84,13 @@ def status_line(view: TournamentView, reason: str | None = None) -> str:
 def card_embed(view: TournamentView, reason: str | None = None) -> discord.Embed:
     s = view.settings
     rated = _("rated") if s.rated else _("unrated")
-    lines = [f"**{game_label(s)}** · {format_label(s)} · {rounds_text(view)}",
+    kind = format_label(s)
+    if s.format is Format.LEAGUE:
+        kind += " · " + _("edition {n}").format(n=view.edition)
+        if s.repeat_days:
+            kind += " · " + ngettext("the next one {n} day after this one ends",
+                                     "the next one {n} days after this one ends", s.repeat_days).format(n=s.repeat_days)
+    lines = [f"**{game_label(s)}** · {kind} · {rounds_text(view)}",
              f"⏱ {wording.first_upper(time_label(s.days_per_move * 86400))} · {rated}",
              _("Entrants: {n} (at least {min}, at most {max})").format(n=len(view.active_entrants),
                                                                        min=s.min_entrants, max=s.max_entrants)]
@@ -108,11 +116,12 @@ def entrant_list(view: TournamentView) -> str:
 
 
 def card_view(view: TournamentView) -> ui.View:
-    """Join while entries are open (a running Swiss takes late entrants), Withdraw while it is on, Standings once
-    it has started."""
+    """Join while entries are open and a place is free (a running Swiss takes late entrants), Withdraw while it
+    is on, Standings once it has started."""
     buttons = ui.View(timeout=None)
     late_entries = view.status == "running" and view.settings.format is Format.SWISS
-    if view.status == "open" or late_entries:
+    room = len(view.active_entrants) < view.settings.max_entrants
+    if (view.status == "open" or late_entries) and room:
         buttons.add_item(TournamentButton("join", view.id))
     if view.status in ("open", "running"):
         buttons.add_item(TournamentButton("withdraw", view.id))
@@ -167,10 +176,24 @@ async def deliver(interaction: discord.Interaction, tournament_id: int) -> None:
 
 async def standings_reply(interaction: discord.Interaction, view: TournamentView) -> None:
     """The standings image privately, in the asker's language (drawn in the render pool)."""
-    title = standings_title(view)
-    png = await app(interaction).renders.standings(sheet(title, view.standings, view.crosstable))
-    await interaction.edit_original_response(
-        content=standings_caption(view), attachments=[standings_file(png, alt_text(title, view.standings))])
+    await interaction.edit_original_response(content=standings_caption(view),
+                                             attachments=await standings_files(app(interaction).renders, view))
+
+
+async def standings_files(renders: RenderPool, view: TournamentView) -> list[discord.File]:
+    """The standings as images drawn in the render pool: one, or a league's one per division (the top one first,
+    at most MAX_FILES: Discord's attachments per message), each with its description for screen readers."""
+    divisions = sorted({s.division for s in view.standings}, key=lambda d: d or 0) or [None]
+    files = []
+    for division in divisions[:MAX_FILES]:
+        rows = [s for s in view.standings if s.division == division]
+        title = standings_title(view)
+        if len(divisions) > 1:
+            title += " · " + _("division {n}").format(n=division)
+        png = await renders.standings(sheet(title, rows, view.crosstable if len(divisions) == 1 else None))
+        files.append(standings_file(png, alt_text(title, rows),
+                                    STANDINGS_FILE if len(divisions) == 1 else f"standings-{division}.png"))
+    return files
 
 
 def standings_title(view: TournamentView) -> str:

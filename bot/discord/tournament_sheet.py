@@ -40,5 +40,5 @@ def alt_text(title: str, rows: Sequence[StandingView]) -> str:
     return text if len(text) <= MAX_ALT_TEXT else text[:MAX_ALT_TEXT - 1] + "…"
 
 
-def standings_file(png: bytes, description: str) -> discord.File:
-    return discord.File(io.BytesIO(png), filename=STANDINGS_FILE, description=description)
+def standings_file(png: bytes, description: str, filename: str = STANDINGS_FILE) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=filename, description=description)

@@ -27,8 +27,9 @@ turn is done beside the dispatcher, not by a front end.
   end's: ``bot.tournament_pairer.TournamentPairer.workers``);
 - ``TournamentEnd``: the last round ended: the final announcement, pinging the winners.
 
-A tournament's rows have no match (``Outgoing.match_id`` 0) but a ``tournament_id``; they are claimed and
-delivered in order per tournament as a match's are per match.
+A tournament's rows carry its ``Outgoing.tournament_id``; they are claimed and delivered in order per tournament as
+a match's are per match (``match_id`` 0) — but for those a match's result causes (its standings, the tournament's
+end), which are delivered in that match's order, after its result post (``match_id`` that match).
 """
 
 from __future__ import annotations
@@ -244,7 +245,7 @@ def start_announcements(match: Match) -> list[Notice]:
 class Outgoing(Generic[N]):
     """One outbox row to deliver, its notice typed."""
     row_id: int
-    match_id: int               # 0 for a tournament's row (it has no match)
+    match_id: int               # 0 for a tournament's row of no match
     notice: N
     tournament_id: int | None = None   # a tournament's row
 

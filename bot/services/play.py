@@ -105,6 +105,8 @@ class Play:
             if completes is not None:
                 await self.ctx.outbox.done(tx, completes, now=now, result="played")
             await self.ctx.outbox.add(tx, match.id, told_now, now=now)
+            if result is not None:
+                await self._tournament_result(tx, new)
         turn_played(row.game, time.perf_counter() - started)
         self._after(new)
         return TurnResult(new, seat, moves, record, pending)
@@ -157,6 +159,7 @@ class Play:
         new = await self._settle(tx, match.id, result)
         new.state, new.previous, new.last_turn = match.state, match.previous, match.last_turn
         await self.ctx.outbox.add(tx, match.id, [announce.board(new, "result")], now=now)
+        await self._tournament_result(tx, new)
         return new
 
     def ended(self, match: Match) -> None:
@@ -167,13 +170,20 @@ class Play:
     async def _settle(self, tx: Tx, match_id: int, result: Result | None) -> Match:
         """The match as stored now, rated in this transaction if it just finished."""
         new = Match(*await self.ctx.matches.read(tx, match_id))
+        if result is not None and new.row.tournament_id is not None:
+            # a tournament's results one at a time (the round's last two at once: one sees the other), taken
+            # in one order everywhere — the match, its tournament, the ratings — so that no two endings deadlock
+            await self.ctx.tournaments.lock(tx, new.row.tournament_id)
         if result is not None and new.status == "finished":
             new.rating_changes = await self.ctx.ratings.apply(
                 tx, new.row, [(p.seat, p.user_id) for p in new.seated if p.seat is not None])
-        if result is not None and new.row.tournament_id is not None:
-            for hook in self.ctx.match_end_hooks:   # a tournament's table result, in the ending's transaction
-                await hook(tx, new)
         return new
+
+    async def _tournament_result(self, tx: Tx, match: Match) -> None:
+        """A tournament game's ending, after the match's own posts: its table's result and the tournament's."""
+        if match.row.tournament_id is not None:
+            for hook in self.ctx.match_end_hooks:   # a tournament's table result, in the ending's transaction
+                await hook(tx, match)
 
     def _after(self, match: Match) -> None:
         self.queries.remember(match)

@@ -38,6 +38,7 @@ class TournamentSettings:
     min_entrants: int = 2
     max_entrants: int = 16
     round_days: int | None = None
+    repeat_days: int | None = None  # a league: its next edition starts this many days after one ends
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class EntrantView:
     joined_round: int = 1           # > 1: a late entrant (Swiss), ½ point per round missed
     withdrawn_round: int | None = None   # the first round they no longer play
     half_byes: tuple[int, ...] = ()      # rounds they asked to sit out for ½ point (Swiss)
+    division: int | None = None          # a league: 1 the top division
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ class StandingView:
     rating: float
     games: int                      # games finished over the board
     withdrawn: bool = False
+    division: int | None = None     # a league: the division whose table this row is of (rank within it)
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,9 @@ class TournamentView:
     finished_at: str | None = None
     round_deadline: str | None = None
     card_message_id: int | None = None
+    forbidden: tuple[tuple[int, int], ...] = ()   # pairs a Swiss never pairs (user ids, the lower first)
+    edition: int = 1                # a league's edition
+    series_id: int | None = None    # a league's first edition (None: this is it)
 
     def entrant(self, user_id: int) -> EntrantView | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)

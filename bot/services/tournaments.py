@@ -16,17 +16,23 @@ Rules chosen here (the scoring rules are bot/tournaments/scoring.py's):
   them no more; in a round robin below ANNUL_BELOW_SHARE of their games every game of theirs is annulled, their
   opponents of later rounds sitting out (no points), else their later games are lost by forfeit.
 * Late entrants (Swiss only) join from the next round to be paired, with LATE_JOIN_POINTS for each round before.
+* A league edition (LEAGUE_PERIODS) splits its entrants into divisions by rating (or, after the first edition, in
+  the order promotion and relegation left them, newcomers placed by rating) and plays every division's round
+  robin at once; the next edition keeps everyone who neither withdrew nor timed out and went unseen for
+  leagues.UNSEEN_DROP (no move in the server since).
+* Who won: the entrants ranked first (the top division's, in a league); ties share first place.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from fractions import Fraction
+from typing import Any
 
-from bot.i18n import T
+from bot.i18n import Either, T
 from bot.model import Match, NotAllowed, NotFound, Person, StalePosition
 from bot.ratings import display
 from bot.services.announce import (
@@ -54,7 +60,7 @@ from bot.services.tournament_views import (
 from bot.store.db import Tx
 from bot.store.rows import Result
 from bot.store.tournaments import EntrantRow, NewTable, TableRow, TournamentRow
-from bot.tournaments import pods, roundrobin, scoring, swiss, trf
+from bot.tournaments import leagues, pods, roundrobin, scoring, swiss, trf
 from bot.tournaments.model import TABLE_SIZES, Entrant, Format, Schedule, Settings, Table, TableKind
 from engines import GAMES
 
@@ -66,6 +72,14 @@ MAX_ROUND_DAYS = 60
 MAX_START_AHEAD = timedelta(days=90)
 NEWCOMER_RATING = 1500.0        # the seed of an entrant without a rating of the game on the server (display scale)
 ABORTED_GAME = "a shared place, not played"
+LEAGUE_PERIODS = (7, 14, 30)    # days from a league edition's end to the next one's start (a week, two, a month)
+
+# how ``pair_round`` runs the pure ``pairing`` off the event loop: (pairing, row, entrants, tables, round, forbidden)
+Compute = Callable[..., Awaitable[list[list[Table]]]]
+
+
+async def in_thread(fn: Callable[..., list[list[Table]]], *args: Any) -> list[list[Table]]:
+    return await asyncio.to_thread(fn, *args)
 
 
 class Tournaments:
@@ -97,7 +111,7 @@ class Tournaments:
                 table_size=settings.table_size, rounds=settings.rounds, schedule=settings.schedule.value,
                 days_per_move=settings.days_per_move, rated=settings.rated, start_at=settings.start_at,
                 min_entrants=settings.min_entrants, max_entrants=settings.max_entrants,
-                round_days=settings.round_days, now=now)
+                round_days=settings.round_days, now=now, repeat_days=settings.repeat_days)
             await self._tell(tx, tournament_id, [TournamentCard("open")], now)
         self._after(settings.start_at)
         return await self.read(tournament_id)
@@ -115,8 +129,17 @@ class Tournaments:
             raise NotAllowed(T("{game} is played at tables of {allowed} players, not {n}.", game=game.title,
                                allowed=", ".join(str(n) for n in game.player_counts if n in TABLE_SIZES),
                                n=s.table_size))
-        if s.format is Format.LEAGUE:
-            raise NotAllowed(T("Leagues are not open yet; choose a round robin or a Swiss."))
+        if s.format is Format.LEAGUE:       # divisions of round robins, every game at once (AbstractPlay's way)
+            if s.table_size != 2:
+                raise NotAllowed(T("A league plays two-player games."))
+            if s.min_entrants < leagues.MIN_ENTRANTS:
+                raise NotAllowed(T("A league needs at least {least} entrants to start.", least=leagues.MIN_ENTRANTS))
+            if s.repeat_days is not None and s.repeat_days not in LEAGUE_PERIODS:
+                raise NotAllowed(T("A league's next edition starts {days} days after one ends.",
+                                   days=Either(LEAGUE_PERIODS)))
+            s = replace(s, schedule=Schedule.ALL_AT_ONCE)
+        elif s.repeat_days is not None:
+            raise NotAllowed(T("Only leagues have editions that repeat."))
         pods_event = s.table_size > 2
         if (s.format is Format.SWISS or pods_event) and s.schedule is Schedule.ALL_AT_ONCE:
             raise NotAllowed(T("A Swiss or an event at tables of three or four is paired round by round, from the "
@@ -196,10 +219,11 @@ class Tournaments:
         later round pairs them — in a round robin, below ANNUL_BELOW_SHARE of their games played, every game of
         theirs is annulled instead (scoring.withdraw)."""
         await self._of_server(tournament_id, guild_id)
+        running = await self._running_matches(tournament_id, user_id)
         now = self.ctx.now()
         ended: list[Match] = []
         async with self.ctx.db.transaction() as tx:
-            await self.store.lock(tx, tournament_id)
+            await self._lock_matches_then(tx, tournament_id, running)
             found = await self.store.read(tx, tournament_id)
             assert found is not None
             row, entrants, tables = found
@@ -225,7 +249,8 @@ class Tournaments:
         mine = [t for t in tables if me.user_id in t.seats and t.kind == TableKind.GAME.value and not t.annulled]
         if settings.is_round_robin:
             played = sum(1 for t in mine if t.ranks is not None and not t.forfeit)
-            annul = Fraction(played, max(_scheduled_games(row, entrants), 1)) < scoring.ANNUL_BELOW_SHARE
+            annul = Fraction(played, max(_scheduled_games(row, entrants, me.division), 1)) \
+                < scoring.ANNUL_BELOW_SHARE
         from_round = max(row.current_round, 1) if annul else row.current_round + 1
         if not await self.store.set_withdrawn(tx, row.id, me.user_id, from_round=from_round, annulled=annul):
             raise NotAllowed(T("You are not playing in this tournament."))
@@ -259,7 +284,7 @@ class Tournaments:
                                round_no: int | None = None) -> TournamentView:
         """Sit out a Swiss round not yet paired (the next one by default) for REQUESTED_BYE_POINTS."""
         row = await self._of_server(tournament_id, guild_id)
-        if row.format != Format.SWISS.value:
+        if row.format != Format.SWISS.value or row.table_size != 2:     # pods seat whoever plays
             raise NotAllowed(T("Half-point byes are for Swiss tournaments."))
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
@@ -313,6 +338,10 @@ class Tournaments:
         assert found is not None
         _row, entrants, _tables = found
         total = _total_rounds(row, len(entrants))
+        if row.format == Format.LEAGUE.value:
+            divisions = league_divisions(entrants)
+            await self.store.set_divisions(tx, row.id, divisions)
+            total = max(len(d) - 1 + len(d) % 2 for d in divisions)
         if not await self.store.start(tx, row.id, total_rounds=total, now=now):
             raise StalePosition(T("This tournament has started already."))
         await self.store.ask_pairing(tx, row.id, 1)
@@ -323,10 +352,11 @@ class Tournaments:
         row = await self._of_server(tournament_id, guild_id)
         if not manager and row.created_by != user_id:
             raise NotAllowed(T("Only the tournament's creator or a server manager can cancel it."))
+        running = await self._running_matches(tournament_id)
         now = self.ctx.now()
         ended: list[Match] = []
         async with self.ctx.db.transaction() as tx:
-            await self.store.lock(tx, tournament_id)
+            await self._lock_matches_then(tx, tournament_id, running)
             if not await self.store.end(tx, tournament_id, "cancelled", now=now):
                 raise StalePosition(T("This tournament is over."))
             found = await self.store.read(tx, tournament_id)
@@ -344,6 +374,30 @@ class Tournaments:
         for match in ended:
             self.play.ended(match)
         self.ctx.events.announcements.emit(0)
+        return await self.read(tournament_id)
+
+    async def forbid_pair(self, tournament_id: int, first: int, second: int, *, user_id: int, guild_id: int,
+                          manager: bool) -> TournamentView:
+        """Never pair two entrants of a Swiss (the creator or a manager; before the rounds they would meet in are
+        paired)."""
+        row = await self._of_server(tournament_id, guild_id)
+        if not manager and row.created_by != user_id:
+            raise NotAllowed(T("Only the tournament's creator or a server manager can keep players apart."))
+        if row.format != Format.SWISS.value or row.table_size != 2:
+            raise NotAllowed(T("Players can be kept apart in a two-player Swiss only."))
+        if first == second:
+            raise NotAllowed(T("Name two different players."))
+        async with self.ctx.db.transaction() as tx:
+            await self.store.lock(tx, tournament_id)
+            found = await self.store.read(tx, tournament_id)
+            assert found is not None
+            row, entrants, _tables = found
+            if row.status not in ("open", "running"):
+                raise StalePosition(T("This tournament is over."))
+            if not {first, second} <= {e.user_id for e in entrants}:
+                raise NotAllowed(T("Both players must be entered in this tournament."))
+            if not await self.store.forbid(tx, tournament_id, first, second):
+                raise NotAllowed(T("These two are kept apart already."))
         return await self.read(tournament_id)
 
     async def set_who_may_create(self, guild_id: int, who: str, *, manager: bool) -> str:
@@ -374,7 +428,7 @@ class Tournaments:
         found = await self.store.load(tournament_id)
         if found is None:
             raise NotFound(T("There is no tournament {id} on this server.", id=tournament_id))
-        return build_view(*found)
+        return replace(build_view(*found), forbidden=tuple(await self.store.forbidden(self.ctx.db, tournament_id)))
 
     async def of_server(self, guild_id: int, *, statuses: tuple[str, ...] = ("open", "running"),
                         limit: int = 25) -> list[TournamentSummary]:
@@ -399,13 +453,15 @@ class Tournaments:
     # ---- running it (the play service's hook, the pairing worker, the scheduler) ---------------------------
     async def record_result(self, tx: Tx, match: Match) -> None:
         """In a tournament match's ending transaction: its table's result, the standings announcement, and the
-        round's end (the next round's pairing row, or the tournament's end)."""
+        round's end (the next round's pairing row, or the tournament's end). The play service holds the
+        tournament's lock already (taken after the match's and before the ratings', the order every
+        decision of a tournament keeps)."""
         tournament_id = match.row.tournament_id
         if tournament_id is None:
             return
-        await self.store.lock(tx, tournament_id)     # the round's last two results at once: one sees the other
         found = await self.store.table_of_match(tx, match.id)
-        if found is None:
+        status = await self.store.status(tx, tournament_id)
+        if found is None or status != "running":     # a cancelled event's aborted games count for nothing
             return
         _tid, table = found
         now = self.ctx.now()
@@ -413,11 +469,13 @@ class Tournaments:
             ranks, forfeit = _table_result(match, table)
             if await self.store.record(tx, table.id, ranks, forfeit=forfeit,
                                        adjudicated=match.row.termination == "adjudicated"):
-                await self._tell(tx, tournament_id, [TournamentStandings(table.round, match.id)], now)
-        await self._round_end(tx, tournament_id, now)
+                await self._tell(tx, tournament_id, [TournamentStandings(table.round, match.id)], now,
+                                 after=match.id)
+        await self._round_end(tx, tournament_id, now, after=match.id)
 
-    async def _round_end(self, tx: Tx, tournament_id: int, now: str) -> None:
-        """When every table of the current round is decided: ask for the next round's pairing, or end it."""
+    async def _round_end(self, tx: Tx, tournament_id: int, now: str, *, after: int | None = None) -> None:
+        """When every table of the current round is decided: ask for the next round's pairing, or end it
+        (``after``: the match whose result decided it, whose posts these follow)."""
         found = await self.store.read(tx, tournament_id)
         assert found is not None
         row, entrants, tables = found
@@ -429,22 +487,62 @@ class Tournaments:
         if row.current_round >= row.total_rounds:
             if await self.store.end(tx, tournament_id, "finished", now=now):
                 view = build_view(row, entrants, tables)
-                winners = tuple(s.user_id for s in view.standings if s.rank == 1)
+                winners = tuple(s.user_id for s in view.standings if s.rank == 1 and s.division in (None, 1))
                 await self._tell(tx, tournament_id, [TournamentCard("update", status="finished"),
-                                                     TournamentEnd(winners)], now)
+                                                     TournamentEnd(winners)], now, after=after)
+                if row.format == Format.LEAGUE.value and row.repeat_days:
+                    await self._next_edition(tx, row, view, now)    # None when too few play on: the series ends
         elif await self.store.ask_pairing(tx, tournament_id, row.current_round + 1):
+            # the tournament's own row: a long pairing holds up no match's posts (a replay after a result)
             await self._tell(tx, tournament_id, [TournamentPairing(row.current_round + 1)], now)
 
-    async def pair_round(self, tournament_id: int, round_no: int, *, completes: int | None = None) -> bool:
+    async def _next_edition(self, tx: Tx, row: TournamentRow, view: TournamentView, now: str) -> int | None:
+        """A league's next edition, open for entries and starting ``repeat_days`` after this one ended: who played
+        on (not withdrawn, nor dropped: timed out and unseen for leagues.UNSEEN_DROP) is entered again in the order
+        promotion and relegation give (leagues.next_edition); newcomers join by rating at its start."""
+        finished: list[list[int]] = []
+        for s in view.standings:
+            if s.division is not None:
+                while len(finished) < s.division:
+                    finished.append([])
+                finished[s.division - 1].append(s.user_id)
+        played_on = [e.user_id for e in view.entrants if e.withdrawn_round is None]
+        seen = {u: datetime.fromisoformat(at) for u, at in
+                (await self.store.last_moves(tx, row.guild_id, played_on)).items()}
+        gone = leagues.dropped(await self.store.timed_out(tx, row.id), seen, self.ctx.clock())
+        returning = set(played_on) - gone
+        if len(returning) < leagues.MIN_ENTRANTS:
+            return None
+        ratings = {e.user_id: e.rating for e in view.entrants}
+        order = [u for d in leagues.next_edition(finished, returning, [], ratings) for u in d]
+        assert row.repeat_days is not None
+        edition_id = await self.store.create(
+            tx, guild_id=row.guild_id, channel_id=row.channel_id, created_by=row.created_by, name=row.name,
+            game=row.game, variant=row.variant, format=row.format, table_size=row.table_size, rounds=row.rounds,
+            schedule=row.schedule, days_per_move=row.days_per_move, rated=row.rated,
+            start_at=self.ctx.later(timedelta(days=row.repeat_days)), min_entrants=row.min_entrants,
+            max_entrants=row.max_entrants, round_days=row.round_days, now=now, repeat_days=row.repeat_days,
+            series_id=row.series_id or row.id, edition=row.edition + 1)
+        names = {e.user_id: e.name for e in view.entrants}
+        for place, user_id in enumerate(order):
+            await self.store.add_entrant(tx, edition_id, user_id=user_id, name=names[user_id],
+                                         rating=ratings[user_id], joined_round=1, now=now, seed_order=place)
+        await self._tell(tx, edition_id, [TournamentCard("open")], now)
+        return edition_id
+
+    async def pair_round(self, tournament_id: int, round_no: int, *, completes: int | None = None,
+                         compute: Compute | None = None) -> bool:
         """Pair round ``round_no`` (computed off the event loop) and start its matches, in one transaction,
-        once: False when it is paired already (or the tournament ended). ``completes``: the pairing row."""
+        once: False when it is paired already (or the tournament ended). ``completes``: the pairing row.
+        ``compute`` runs ``pairing`` (a thread by default; the pairing worker uses a process for big fields)."""
         found = await self.store.load(tournament_id)
         if found is None:
             return False
         row, entrants, tables = found
         if row.status != "running" or row.current_round != round_no - 1:
             return False
-        rounds = await asyncio.to_thread(pairing, row, entrants, tables, round_no)
+        forbidden = await self.store.forbidden(self.ctx.db, tournament_id)
+        rounds = await (compute or in_thread)(pairing, row, entrants, tables, round_no, forbidden)
         now = self.ctx.now()
         started: list[Match] = []
         async with self.ctx.db.transaction() as tx:
@@ -515,7 +613,7 @@ class Tournaments:
                 continue
             row, _entrants, tables = found
             for t in tables:
-                if t.round == row.current_round and t.match_id is not None and t.ranks is None and not t.annulled:
+                if t.round <= row.current_round and t.match_id is not None and t.ranks is None and not t.annulled:
                     if await self._adjudicate(t.match_id):
                         done.append(t.match_id)
         return done
@@ -562,12 +660,29 @@ class Tournaments:
             raise NotFound(T("There is no tournament {id} on this server.", id=tournament_id))
         return found[0]
 
+    async def _running_matches(self, tournament_id: int, user_id: int | None = None) -> list[int]:
+        """The tournament's games still running (of one entrant), as read before a decision that ends them."""
+        found = await self.store.load(tournament_id)
+        assert found is not None
+        return sorted(t.match_id for t in found[2] if t.match_id is not None and t.ranks is None
+                      and (user_id is None or user_id in t.seats))
+
+    async def _lock_matches_then(self, tx: Tx, tournament_id: int, match_ids: Sequence[int]) -> None:
+        """The matches a decision will end, then the tournament: the order a match's ending takes them in
+        (``Play._settle``), so that a withdrawal or a cancellation and a game's ending never deadlock."""
+        for match_id in sorted(match_ids):
+            await tx.lock_match(match_id)
+        await self.store.lock(tx, tournament_id)
+
     async def _rating(self, guild_id: int, game: str, user_id: int) -> float:
         rating = next((r for r in await self.ctx.ratings.of_user(guild_id, user_id) if r.game == game), None)
         return float(display(rating.mu)) if rating is not None else NEWCOMER_RATING
 
-    async def _tell(self, tx: Tx, tournament_id: int, told: Sequence[Notice], now: str) -> None:
-        await self.ctx.outbox.add(tx, None, told, now=now, tournament_id=tournament_id)
+    async def _tell(self, tx: Tx, tournament_id: int, told: Sequence[Notice], now: str, *,
+                    after: int | None = None) -> None:
+        """A tournament's rows; ``after`` a match: delivered in that match's order, after its result post (the
+        standings follow the result they count, the final announcement the last standings)."""
+        await self.ctx.outbox.add(tx, after, told, now=now, tournament_id=tournament_id)
 
     def _after(self, deadline: str | None) -> None:
         if deadline is not None:
@@ -599,10 +714,26 @@ def _model(row: TournamentRow, entrants: Sequence[EntrantRow],
     return people, counted
 
 
-def _scheduled_games(row: TournamentRow, entrants: Sequence[EntrantRow]) -> int:
-    """A round robin entrant's games in all: one per opponent per leg."""
+def _scheduled_games(row: TournamentRow, entrants: Sequence[EntrantRow], division: int | None = None) -> int:
+    """A round robin entrant's games in all: one per opponent (of their division, in a league) per leg."""
     legs = 2 if row.format == Format.DOUBLE_ROUND_ROBIN.value else 1
-    return (len(entrants) - 1) * legs
+    return (sum(1 for e in entrants if e.division == division) - 1) * legs
+
+
+def league_divisions(entrants: Sequence[EntrantRow]) -> list[list[int]]:
+    """A league edition's divisions at its start: a first edition by rating (leagues.first_edition); a later
+    one in the order carried from the last (promotion and relegation applied), newcomers placed by rating before
+    the first returning player rated lower, cut again into divisions (leagues.split)."""
+    carried = sorted((e for e in entrants if e.seed_order is not None), key=lambda e: e.seed_order or 0)
+    newcomers = [e for e in entrants if e.seed_order is None]
+    if not carried:
+        return leagues.first_edition([_entrant(e) for e in entrants])
+    order = [e.user_id for e in carried]
+    ratings = {e.user_id: e.rating for e in entrants}
+    for e in sorted(newcomers, key=lambda e: (-e.rating, e.user_id)):
+        at = next((i for i, u in enumerate(order) if ratings[u] < e.rating), len(order))
+        order.insert(at, e.user_id)
+    return leagues.split(order)
 
 
 def _total_rounds(row: TournamentRow, entrants: int) -> int:
@@ -616,9 +747,9 @@ def _total_rounds(row: TournamentRow, entrants: int) -> int:
 def _table_result(match: Match, table: TableRow) -> tuple[tuple[int, ...], bool]:
     """A finished match's table result: (ranks per seat, forfeit). See ABORTED_GAME and the withdrawal rule."""
     row = match.row
-    facts = row.outcome.get("facts", {}) if row.outcome else {}
+    roles = row.outcome.get("roles", {}) if row.outcome else {}
     if row.status == "aborted":
-        loser = facts.get("loser")
+        loser = roles.get("loser")      # the seat that never moved
         if row.termination == "never_moved" and loser is not None:
             user = match.at_seat(int(loser)).user_id
             ranks = scoring.forfeited(_table(table), user).ranks
@@ -630,14 +761,16 @@ def _table_result(match: Match, table: TableRow) -> tuple[tuple[int, ...], bool]
 
 
 def pairing(row: TournamentRow, entrants: Sequence[EntrantRow], tables: Sequence[TableRow],
-            round_no: int) -> list[list[Table]]:
+            round_no: int, forbidden: Sequence[tuple[int, int]] = ()) -> list[list[Table]]:
     """The tables of the rounds to start now (every round of an all-at-once round robin at its first): pure,
     and run in a thread (a Swiss of a big field takes seconds)."""
     settings = _settings(row)
     people, counted = _model(row, entrants, tables)
     if settings.is_round_robin:
-        field = [_entrant(e) for e in entrants if e.joined_round == 1]
-        schedule = roundrobin.schedule(field, double=row.format == Format.DOUBLE_ROUND_ROBIN.value)
+        divisions = sorted({e.division for e in entrants}, key=lambda d: d or 0)
+        schedules = [roundrobin.schedule([_entrant(e) for e in entrants if e.joined_round == 1 and e.division == d],
+                                         double=row.format == Format.DOUBLE_ROUND_ROBIN.value) for d in divisions]
+        schedule = [[t for s in schedules if r < len(s) for t in s[r]] for r in range(max(map(len, schedules)))]
         wanted = schedule if settings.schedule is Schedule.ALL_AT_ONCE else [schedule[round_no - 1]]
         gone = {e.user_id: e for e in entrants if e.withdrawn_round is not None}
         out: list[list[Table]] = []
@@ -649,7 +782,8 @@ def pairing(row: TournamentRow, entrants: Sequence[EntrantRow], tables: Sequence
         teams = GAMES[row.game].teams
         return [pods.pair_pods(people, counted, round_no, row.table_size, teams=teams)]
     half = {e.user_id for e in entrants if round_no in e.half_byes and e.withdrawn_round is None}
-    return [swiss.pair_round(people, counted, round_no, row.total_rounds, half_byes=half)]
+    return [swiss.pair_round(people, counted, round_no, row.total_rounds, half_byes=half,
+                             forbidden=[frozenset(pair) for pair in forbidden])]
 
 
 def _without_withdrawn(t: Table, gone: dict[int, EntrantRow]) -> Table | None:
@@ -671,12 +805,13 @@ def build_view(row: TournamentRow, entrants: Sequence[EntrantRow], tables: Seque
     settings = TournamentSettings(
         game=row.game, format=Format(row.format), variant=row.variant, table_size=row.table_size, rounds=row.rounds,
         schedule=Schedule(row.schedule), days_per_move=row.days_per_move, rated=row.rated, start_at=row.start_at,
-        min_entrants=row.min_entrants, max_entrants=row.max_entrants, round_days=row.round_days)
+        min_entrants=row.min_entrants, max_entrants=row.max_entrants, round_days=row.round_days,
+        repeat_days=row.repeat_days)
     people, counted = _model(row, entrants, tables)
     names = {e.user_id: e.name for e in entrants}
     seeds = {e.id: n for n, e in enumerate(roundrobin.seeding([_entrant(e) for e in entrants]), start=1)}
     entrant_views = tuple(EntrantView(e.user_id, e.name, e.rating, seeds[e.user_id], e.joined_round,
-                                      e.withdrawn_round, e.half_byes) for e in entrants)
+                                      e.withdrawn_round, e.half_byes, e.division) for e in entrants)
     by_round: dict[int, list[TableView]] = {}
     for t in tables:
         if t.annulled:
@@ -689,17 +824,26 @@ def build_view(row: TournamentRow, entrants: Sequence[EntrantRow], tables: Seque
     rounds = tuple(RoundView(n, tuple(ts), row.round_deadline if n == row.current_round else None)
                    for n, ts in sorted(by_round.items()))
     withdrawn = {e.user_id for e in entrants if e.withdrawn_round is not None}
-    rows = scoring.standings(people, counted) if people else []
-    standings = tuple(StandingView(s.rank, s.entrant, names.get(s.entrant, str(s.entrant)), s.points,
-                                   s.sonneborn_berger, s.buchholz_cut1, s.direct_encounter, s.wins, s.rating, s.games,
-                                   s.entrant in withdrawn) for s in rows)
+    division_of = {e.user_id: e.division for e in entrants}
+    groups = sorted({division_of[p.id] for p in people}, key=lambda d: d or 0) or [None]
+    standings: tuple[StandingView, ...] = ()
+    for division in groups:           # a league: each division's own table, the top one first
+        members = [p for p in people if division_of[p.id] == division]
+        inside = {p.id for p in members}
+        own = [t for t in counted if set(t.seats) <= inside]
+        standings += tuple(StandingView(s.rank, s.entrant, names.get(s.entrant, str(s.entrant)), s.points,
+                                        s.sonneborn_berger, s.buchholz_cut1, s.direct_encounter, s.wins, s.rating,
+                                        s.games, s.entrant in withdrawn, division)
+                           for s in (scoring.standings(members, own) if members else []))
     crosstable = None
-    if _settings(row).is_round_robin and rows:
-        crosstable = scoring.crosstable([s.entrant for s in rows], counted)
-    winners = tuple(s.user_id for s in standings if s.rank == 1) if row.status == "finished" else ()
+    if _settings(row).is_round_robin and standings and len(groups) == 1:
+        crosstable = scoring.crosstable([s.user_id for s in standings], counted)
+    winners = tuple(s.user_id for s in standings if s.rank == 1 and s.division in (None, 1)) \
+        if row.status == "finished" else ()
     return TournamentView(
         id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, created_by=row.created_by, name=row.name,
         settings=settings, status=row.status, current_round=row.current_round, total_rounds=row.total_rounds,
         created_at=row.created_at, entrants=entrant_views, rounds=rounds, standings=standings,
         crosstable=crosstable, winners=winners, started_at=row.started_at, finished_at=row.finished_at,
-        round_deadline=row.round_deadline, card_message_id=row.card_message_id)
+        round_deadline=row.round_deadline, card_message_id=row.card_message_id, edition=row.edition,
+        series_id=row.series_id)

@@ -39,7 +39,7 @@ def _only(match_id: int | None, tournament_id: int | None) -> tuple[str, tuple]:
     """The filter to one match's or one tournament's rows (none: every row)."""
     if match_id is not None:
         return " AND match_id = ?", (match_id,)
-    if tournament_id is not None:
+    if tournament_id is not None:       # every row of the tournament, those delivered with a match's too
         return " AND tournament_id = ?", (tournament_id,)
     return "", ()
 
@@ -50,15 +50,16 @@ class OutboxStore:
 
     async def add(self, tx: Tx, match_id: int | None, items: Sequence[Told], *, now: str,
                   tournament_id: int | None = None) -> list[int]:
-        """Write ``items`` as rows of a match, or (``match_id`` None) of the tournament ``tournament_id``."""
+        """Write ``items`` as rows of a match, or (``match_id`` None) of the tournament ``tournament_id``. With
+        both, a tournament's row is delivered in the match's order (a result's standings after its result post)."""
         assert match_id is not None or tournament_id is not None or not items
         ids = []
         for item in items:
             ids.append(await tx.insert(
                 "INSERT INTO outbox (match_id, tournament_id, kind, payload, created_at, due_at, expires_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (match_id, None if match_id is not None else tournament_id, item.kind,
-                 json.dumps(dict(item.to_payload()), sort_keys=True), now, now, item.expires_at)))
+                (match_id, tournament_id, item.kind, json.dumps(dict(item.to_payload()), sort_keys=True), now, now,
+                 item.expires_at)))
         return ids
 
     async def claim(self, *, now: str, until: str, owner: str, match_id: int | None = None,
@@ -84,13 +85,16 @@ class OutboxStore:
         sees every claim committed before the lock was had drops the groups claimed meanwhile.
         """
         assert column in ("match_id", "tournament_id")
+        def own(alias: str = "") -> str:     # a tournament's row with a match is claimed with that match
+            return "" if column == "match_id" else f" AND {alias}match_id IS NULL"
         one = "" if only is None else f" AND o.{column} = ?"
         params: tuple = (now, now) if only is None else (now, now, only)
         for _ in range(CLAIM_TRIES):    # another claimer took the groups seen meanwhile: look again
             async with self.db.transaction() as tx:
                 found = await tx.fetchall(
                     f"SELECT DISTINCT o.{column} FROM outbox o WHERE o.{column} IS NOT NULL AND o.done_at IS NULL"
-                    f" AND o.due_at <= ? AND NOT EXISTS (SELECT 1 FROM outbox h WHERE h.{column} = o.{column}"
+                    f" AND o.due_at <= ?{own('o.')} AND NOT EXISTS (SELECT 1 FROM outbox h"
+                    f" WHERE h.{column} = o.{column}{own('h.')}"
                     f" AND h.done_at IS NULL AND h.claimed_until > ?){one} ORDER BY o.{column}"
                     f" LIMIT {int(matches) * CANDIDATES}", params)
                 if not found:
@@ -101,15 +105,15 @@ class OutboxStore:
                     marks = ",".join("?" * len(ids))
                     held = {r[0] for r in await tx.fetchall(
                         f"SELECT DISTINCT {column} FROM outbox WHERE {column} IN ({marks}) AND done_at IS NULL"
-                        " AND claimed_until > ?", (*ids, now))}
+                        f" AND claimed_until > ?{own()}", (*ids, now))}
                     ids = [i for i in ids if i not in held][:matches]
                 if not ids:
                     continue
                 marks = ",".join("?" * len(ids))
                 await tx.execute("UPDATE outbox SET claimed_until = ?, claimed_by = ? WHERE done_at IS NULL"
-                                 f" AND due_at <= ? AND {column} IN ({marks})", (until, owner, now, *ids))
+                                 f" AND due_at <= ? AND {column} IN ({marks}){own()}", (until, owner, now, *ids))
                 rows = await tx.fetchall(f"SELECT {COLUMNS} FROM outbox WHERE claimed_by = ? AND claimed_until = ?"
-                                         f" AND done_at IS NULL AND {column} IN ({marks}) ORDER BY id",
+                                         f" AND done_at IS NULL AND {column} IN ({marks}){own()} ORDER BY id",
                                          (owner, until, *ids))
             if rows:
                 return [_row(r) for r in rows]
@@ -139,10 +143,11 @@ class OutboxStore:
             if not ids:
                 continue
             marks = ",".join("?" * len(ids))
+            own = "" if column == "match_id" else " AND match_id IS NULL"
             async with self.db.transaction() as tx:
                 renewed += await tx.execute(
                     f"UPDATE outbox SET claimed_until = ? WHERE claimed_by = ? AND done_at IS NULL"
-                    f" AND claimed_until IS NOT NULL AND {column} IN ({marks})", (until, owner, *ids))
+                    f" AND claimed_until IS NOT NULL AND {column} IN ({marks}){own}", (until, owner, *ids))
         return renewed
 
     async def retry(self, row_id: int, *, at: str) -> None:

@@ -7,6 +7,7 @@ after another, across processes).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,8 +16,9 @@ from bot.store.db import Database, Tx
 
 _TOURNAMENT = ("id, guild_id, channel_id, created_by, name, game, variant, format, table_size, rounds, schedule,"
                " days_per_move, rated, start_at, min_entrants, max_entrants, round_days, status, current_round,"
-               " pairing_round, total_rounds, round_deadline, card_message_id, created_at, started_at, finished_at")
-_ENTRANT = "user_id, name, rating, joined_round, withdrawn_round, half_byes, annulled"
+               " pairing_round, total_rounds, round_deadline, card_message_id, created_at, started_at, finished_at,"
+               " repeat_days, series_id, edition")
+_ENTRANT = "user_id, name, rating, joined_round, withdrawn_round, half_byes, annulled, division, seed_order"
 _TABLE = "id, round, number, kind, seats, teams, ranks, forfeit, adjudicated, annulled, match_id"
 
 
@@ -48,6 +50,9 @@ class TournamentRow:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    repeat_days: int | None = None      # a league: days from an edition's end to the next one's start
+    series_id: int | None = None        # a league: its first edition (None for the first itself)
+    edition: int = 1
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,8 @@ class EntrantRow:
     withdrawn_round: int | None
     half_byes: tuple[int, ...]
     annulled: bool
+    division: int | None = None         # a league: 1 the top division
+    seed_order: int | None = None       # a league: the place carried from the last edition
 
 
 @dataclass(frozen=True)
@@ -112,7 +119,7 @@ def _tournament(r: Any) -> TournamentRow:
 
 
 def _entrant(r: Any) -> EntrantRow:
-    return EntrantRow(r[0], r[1], float(r[2]), r[3], r[4], ints(r[5]), bool(r[6]))
+    return EntrantRow(r[0], r[1], float(r[2]), r[3], r[4], ints(r[5]), bool(r[6]), r[7], r[8])
 
 
 def _table(r: Any) -> TableRow:
@@ -132,21 +139,28 @@ class TournamentStore:
     async def create(self, tx: Tx, *, guild_id: int, channel_id: int, created_by: int, name: str, game: str,
                      variant: str | None, format: str, table_size: int, rounds: int | None, schedule: str,
                      days_per_move: int, rated: bool, start_at: str | None, min_entrants: int, max_entrants: int,
-                     round_days: int | None, now: str) -> int:
+                     round_days: int | None, now: str, repeat_days: int | None = None,
+                     series_id: int | None = None, edition: int = 1) -> int:
         return await tx.insert(
             "INSERT INTO tournaments (guild_id, channel_id, created_by, name, game, variant, format, table_size,"
-            " rounds, schedule, days_per_move, rated, start_at, min_entrants, max_entrants, round_days, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " rounds, schedule, days_per_move, rated, start_at, min_entrants, max_entrants, round_days, created_at,"
+            " repeat_days, series_id, edition) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, created_by, name, game, variant, format, table_size, rounds, schedule,
-             days_per_move, int(rated), start_at, min_entrants, max_entrants, round_days, now))
+             days_per_move, int(rated), start_at, min_entrants, max_entrants, round_days, now, repeat_days,
+             series_id, edition))
 
     async def add_entrant(self, tx: Tx, tournament_id: int, *, user_id: int, name: str, rating: float,
-                          joined_round: int, now: str) -> bool:
+                          joined_round: int, now: str, seed_order: int | None = None) -> bool:
         """Enter once: False when they are entered already."""
         return await tx.execute(
-            "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, joined_round, joined_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            (tournament_id, user_id, name, rating, joined_round, now)) == 1
+            "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, joined_round, joined_at,"
+            " seed_order) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (tournament_id, user_id, name, rating, joined_round, now, seed_order)) == 1
+
+    async def set_divisions(self, tx: Tx, tournament_id: int, divisions: Sequence[Sequence[int]]) -> None:
+        """A league edition's divisions at its start (1 the top one)."""
+        await tx.executemany("UPDATE tournament_entrants SET division = ? WHERE tournament_id = ? AND user_id = ?",
+                             [(d, tournament_id, u) for d, members in enumerate(divisions, start=1) for u in members])
 
     async def remove_entrant(self, tx: Tx, tournament_id: int, user_id: int) -> bool:
         return await tx.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
@@ -208,6 +222,35 @@ class TournamentStore:
             marks = ",".join("?" * len(table_ids))
             await tx.execute(f"UPDATE tournament_tables SET annulled = 1 WHERE id IN ({marks})", tuple(table_ids))
 
+    async def timed_out(self, tx: Tx, tournament_id: int) -> set[int]:
+        """Who lost a game of this tournament on time (or by never moving)."""
+        rows = await tx.fetchall("SELECT p.user_id, p.seat, m.outcome FROM matches m JOIN participants p"
+                                 " ON p.match_id = m.id WHERE m.tournament_id = ?"
+                                 " AND m.termination IN ('timeout', 'never_moved')", (tournament_id,))
+        return {r[0] for r in rows if r[2] and json.loads(r[2]).get("roles", {}).get("loser") == r[1]}
+
+    async def last_moves(self, tx: Tx, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """When each of these last moved in a match of the server (those who never did are missing)."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        rows = await tx.fetchall(
+            "SELECT p.user_id, MAX(v.played_at) FROM moves v JOIN participants p ON p.match_id = v.match_id"
+            f" AND p.seat = v.seat JOIN matches m ON m.id = v.match_id WHERE m.guild_id = ? AND p.user_id IN ({marks})"
+            " GROUP BY p.user_id", (guild_id, *user_ids))
+        return {r[0]: r[1] for r in rows if r[1]}
+
+    async def forbid(self, tx: Tx, tournament_id: int, first: int, second: int) -> bool:
+        """Never pair these two; False when they were kept apart already."""
+        low, high = sorted((first, second))
+        return await tx.execute("INSERT INTO tournament_forbidden (tournament_id, first_user, second_user)"
+                                " VALUES (?, ?, ?) ON CONFLICT DO NOTHING", (tournament_id, low, high)) == 1
+
+    async def forbidden(self, r: Tx | Database, tournament_id: int) -> list[tuple[int, int]]:
+        rows = await r.fetchall("SELECT first_user, second_user FROM tournament_forbidden WHERE tournament_id = ?"
+                                " ORDER BY first_user, second_user", (tournament_id,))
+        return [(row[0], row[1]) for row in rows]
+
     async def set_card_message(self, tx: Tx, tournament_id: int, message_id: int) -> None:
         await tx.execute("UPDATE tournaments SET card_message_id = ? WHERE id = ?", (message_id, tournament_id))
 
@@ -230,6 +273,10 @@ class TournamentStore:
     async def load(self, tournament_id: int) -> tuple[TournamentRow, list[EntrantRow], list[TableRow]] | None:
         async with self.db.reading() as r:
             return await self.read(r, tournament_id)
+
+    async def status(self, tx: Tx, tournament_id: int) -> str | None:
+        row = await tx.fetchone("SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
+        return None if row is None else row[0]
 
     async def table_of_match(self, tx: Tx, match_id: int) -> tuple[int, TableRow] | None:
         """(tournament id, table) of a tournament match."""

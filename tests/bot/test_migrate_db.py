@@ -106,6 +106,13 @@ async def populate(where: str | Path) -> dict[str, int]:
         first = (await services.tournaments.read(cup.id)).rounds[0].tables[0]
         assert first.match_id is not None
         await services.play.resign(first.match_id, first.seats[1], guild_id=GUILD)
+        swiss = await services.tournaments.create(      # an open Swiss with two players kept apart
+            TournamentSettings(game="tintas", format=Format.SWISS, rounds=2, max_entrants=8), guild_id=GUILD,
+            channel_id=CHANNEL, creator=ANN, manager=True, name="Open")
+        for person in (ANN, BOB):
+            await services.tournaments.join(swiss.id, person, guild_id=GUILD)
+        await services.tournaments.forbid_pair(swiss.id, ANN.user_id, BOB.user_id, user_id=ANN.user_id,
+                                               guild_id=GUILD, manager=True)
         archived = finished[-1]         # one ended match's log compacted into move_archives (the archiver's work)
         async with db.transaction() as tx:
             await tx.execute("UPDATE outbox SET done_at = ?, result = 'sent' WHERE match_id = ? AND done_at IS NULL",

@@ -7,12 +7,14 @@ Swiss of five with its byes through two rounds."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from fractions import Fraction as F
 
 import discord
 import pytest
 
 from bot.discord.tournament_sheet import STANDINGS_FILE
+from bot.model import Person
 from render.standings import Row, Sheet, standings_png
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import GUILD, autocompleted_turn, boards, make_bot, running, said
@@ -104,7 +106,10 @@ async def test_a_four_player_round_robin_runs_from_the_card_to_the_final_announc
     await join_all(fake, card, people)
     card = fake.message(card.message_id)
     assert "Entrants: 4" in card.text() and all(n in card.text() for n in ("Ann", "Bob", "Cy", "Dee"))
-    assert "Round 1 of 3 is being played" in card.text() and card.button("Standings")
+    assert "Round 1 of 3 is being played" in card.text()
+    out = await fake.click(people[3], card.button("Standings")["custom_id"], message=card)     # privately
+    (shown,) = [s for s in out if s.files]
+    assert shown.ephemeral and "Autumn" in shown.text() and dict(shown.files)[STANDINGS_FILE]
     for round_no in (1, 2, 3):
         posts = pairings(fake.sent)
         assert len(posts) == round_no, [p.text() for p in posts]
@@ -118,7 +123,7 @@ async def test_a_four_player_round_robin_runs_from_the_card_to_the_final_announc
             assert str(match.row.board_message_id) in post.embeds[0]["description"]
         before = len(standings_posts(fake.sent))
         await lower_id_wins(fake, post)
-        assert len(standings_posts(fake.sent)) == before + 2 + (round_no == 3)   # one per result, and the end
+        assert len(standings_posts(fake.sent)) == before + 2    # one per result; the last one's is the end's
     assert len(pairings(fake.sent)) == 3
     final = standings_posts(fake.sent)[-1]
     assert "Autumn" in final.content and "is over" in final.content and final.mentions == [11]
@@ -134,29 +139,41 @@ async def test_a_four_player_round_robin_runs_from_the_card_to_the_final_announc
 async def test_tournament_games_are_labelled_on_their_boards(fake):
     root = fake.user(9, "Root", permissions=MANAGER)
     people = members(fake, 2)
+    await fake.slash(people[1], "settings", notify="dm")          # Bob hears of his turns by direct message
     await create(fake, root, name="Autumn", min_players=2, max_players=2)
     await join_all(fake, cards_of(fake.sent)[-1], people)
     board = boards(fake.sent)[-1]
     assert "🏆 Autumn · round 1" in board.text()
+    (game,) = match_ids(pairings(fake.sent)[-1])
+    match = await fake.client.services.queries.get(game, position=False)
+    if match.to_move_user.user_id == 11:                           # Ann moves first: then it is Bob's turn
+        await one_move(fake, game)
+    (dm,) = [s for s in fake.sent if s.kind == "dm"]
+    assert dm.recipient_id == 12 and dm.text().startswith("🏆 Autumn · round 1\nTintas #1")
 
 
 @pytest.mark.sqlite_only
 async def test_a_german_server_gets_its_tournament_posts_in_german(db, clock):
     async with FakeDiscord(make_bot(db, clock), guild_id=GUILD, locale="de", guild_locale="de") as fake:
         root = fake.user(9, "Root", permissions=MANAGER)
-        people = members(fake, 2)
-        await create(fake, root, min_players=2, max_players=2)
+        people = members(fake, 3)
+        await create(fake, root, min_players=3, max_players=3)
         card = cards_of(fake.sent)[-1]
         assert "Teilnehmende: 0" in card.text() and "Rundenturnier" in card.text()
         assert card.button("Beitreten")
         await join_all(fake, card, people)
-        post = pairings(fake.sent)[-1]
-        assert "Runde 1 von 1" in post.embeds[0]["title"] and "Tisch 1" in post.embeds[0]["description"]
-        await lower_id_wins(fake, post)
-        standings, end = standings_posts(fake.sent)[-2:]
+        for round_no in (1, 2, 3):
+            post = pairings(fake.sent)[-1]
+            assert f"Runde {round_no} von 3" in post.embeds[0]["title"]
+            assert re.search(r"Tisch \d: <@\d+> vs <@\d+> — \[Brett #\d+\]", post.embeds[0]["description"])
+            assert "setzt diese Runde aus" in post.embeds[0]["description"]
+            await lower_id_wins(fake, post)
+        *_, standings, end = standings_posts(fake.sent)
         assert "Tabelle nach Partie" in standings.content and "Feinwertung" in standings.content
         assert "ist vorbei! Glückwunsch, <@11>" in end.content
         assert "Beendet" in fake.message(card.message_id).text()
+        out = await fake.slash(people[0], "tournament standings", tournament="#1")     # a German reader
+        assert "Feinwertung" in out[-1].text() and any(n == STANDINGS_FILE for n, _ in out[-1].files)
         await fake.settle()
 
 
@@ -200,13 +217,16 @@ async def test_the_cards_buttons_work_after_a_restart(db_path, clock):
         assert [e.user_id for e in view.active_entrants] == [12]
 
 
-async def test_a_swiss_of_five_shows_a_bye_and_pairs_its_second_round(fake):
+async def test_a_swiss_of_five_shows_a_bye_and_pairs_its_second_round(fake, clock):
     root = fake.user(9, "Root", permissions=MANAGER)
     people = members(fake, 5)
-    await create(fake, root, format="swiss", rounds=3, min_players=5, max_players=5)
+    await create(fake, root, format="swiss", rounds=3, min_players=5, max_players=5, round_days=7)
     await join_all(fake, cards_of(fake.sent)[-1], people)
     first = pairings(fake.sent)[-1]
     assert "round 1 of 3" in first.embeds[0]["title"] and len(match_ids(first)) == 2
+    deadline = int((clock.now + timedelta(days=7)).timestamp())
+    assert (f"The round ends <t:{deadline}:f> (<t:{deadline}:R>); games still on then are decided: less thinking "
+            "time used ranks higher; equal time is a draw.") in first.embeds[0]["description"]
     bye_one = re.findall(r"<@(\d+)>: a bye \(1 point\)", first.embeds[0]["description"])
     assert len(bye_one) == 1
     await lower_id_wins(fake, first)
@@ -214,6 +234,8 @@ async def test_a_swiss_of_five_shows_a_bye_and_pairs_its_second_round(fake):
     assert "round 2 of 3" in second.embeds[0]["title"] and len(match_ids(second)) == 2
     bye_two = re.findall(r"<@(\d+)>: a bye \(1 point\)", second.embeds[0]["description"])
     assert len(bye_two) == 1 and bye_two != bye_one                 # nobody gets the pairing's bye twice
+    card = fake.message(cards_of(fake.sent)[-1].message_id)
+    assert [c["label"] for c in card.components] == ["Withdraw", "Standings"]   # full: no Join
     out = await fake.slash(people[0], "tournament standings", tournament="#1")
     assert any(n == STANDINGS_FILE for n, _ in out[-1].files)
 
@@ -493,3 +515,124 @@ async def test_a_five_player_double_round_robin_ends_with_the_hand_computed_stan
     cross = tuple(tuple(_cell(p, q) for q in range(1, 6)) for p in range(1, 6))
     sheet = Sheet("Autumn — final standings", ("#", "Player", "Points", "SB", "BH-1", "Wins"), DOUBLE, cross)
     assert dict(final.files)[STANDINGS_FILE] == standings_png(sheet)
+
+
+@pytest.mark.sqlite_only
+async def test_a_running_swiss_takes_a_late_entrant_by_its_cards_button(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = members(fake, 5)
+    await create(fake, root, format="swiss", rounds=3, min_players=4, max_players=6)
+    card = cards_of(fake.sent)[-1]
+    await join_all(fake, card, people[:4])
+    out = await fake.slash(root, "tournament start", tournament="#1")
+    assert "Autumn has started" in said(out)
+    await deliver(fake)
+    card = fake.message(card.message_id)
+    assert "Round 1 of 3 is being played" in card.text()
+    await join_all(fake, card, people[4:])                        # the Join button stays on a running Swiss
+    await lower_id_wins(fake, pairings(fake.sent)[-1])
+    second = pairings(fake.sent)[-1]
+    assert "round 2 of 3" in second.embeds[0]["title"] and "<@15>" in second.embeds[0]["description"]
+
+
+@pytest.mark.sqlite_only
+async def test_two_entrants_kept_apart_are_never_paired(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    ann, bob, cy, dee = members(fake, 4)
+    await create(fake, root, format="swiss", rounds=3, min_players=4, max_players=4)
+    card = cards_of(fake.sent)[-1]
+    await join_all(fake, card, [ann, bob, cy])
+    out = await fake.slash(bob, "tournament forbid", tournament="#1", player=ann, other=bob)
+    assert "Only the tournament's creator or a server manager can keep players apart" in said(out)
+    out = await fake.slash(root, "tournament forbid", tournament="#1", player=ann, other=bob)
+    assert "Ann and Bob will never be paired in Autumn" in said(out)
+    await join_all(fake, card, [dee])
+    for _round in range(3):
+        post = pairings(fake.sent)[-1]
+        assert not re.search(r"<@1[12]> vs <@1[12]>", post.embeds[0]["description"]), post.embeds[0]["description"]
+        await lower_id_wins(fake, post)
+    assert "Finished" in fake.message(card.message_id).text()
+
+
+@pytest.mark.sqlite_only
+async def test_an_all_at_once_round_robin_posts_every_round_in_one_pairings_post(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root, min_players=4, max_players=4, schedule="all_at_once")
+    card = cards_of(fake.sent)[-1]
+    assert "round robin, all games at once" in card.text()
+    await join_all(fake, card, members(fake, 4))
+    posts = [s for s in fake.sent if s.kind == "channel_message" and s.embeds and "all at once" in
+             s.embeds[0].get("title", "")]
+    assert len(posts) == 1 and "rounds 1 to 3 of 3" in posts[0].embeds[0]["title"]
+    text = posts[0].embeds[0]["description"]
+    assert all(f"**Round {n}**" in text for n in (1, 2, 3))
+    assert len(match_ids(posts[0])) == 6 and len(boards(fake.sent)) == 6     # every game linked to its board
+    services = fake.client.services
+    for match_id in match_ids(posts[0]):
+        match = await services.queries.get(match_id, position=False)
+        await resign(fake, match_id, fake.users[max(p.user_id for p in match.seated)])
+    end = standings_posts(fake.sent)[-1]
+    assert "is over" in end.content and end.mentions == [11]
+
+
+@pytest.mark.sqlite_only
+async def test_a_pod_event_created_with_the_defaults_starts_from_one_full_table(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    out = await create(fake, root, game="spinca@3", format="swiss", rounds=2)
+    assert "Tournament #1 created" in said(out)
+    assert "Entrants: 0 (at least 3, at most 16)" in cards_of(fake.sent)[-1].text()
+    out = await create(fake, root, game="spinca@3", format="swiss", rounds=2, min_players=2)
+    assert "at least 3 entrants" in said(out) and len(cards_of(fake.sent)) == 1
+
+
+@pytest.mark.sqlite_only
+async def test_a_board_another_process_holds_is_named_by_its_number_in_the_pairings(fake, clock, monkeypatch):
+    monkeypatch.setattr("bot.discord.posts.tournaments.BOARDS_WAIT", 0.2)     # seconds the pairings wait for it
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root, min_players=2, max_players=2)
+    services = fake.client.services
+    for user_id, name in ((11, "Ann"), (12, "Bob")):
+        await services.tournaments.join(1, Person(user_id, name), guild_id=GUILD)
+    assert await services.tournaments.pair_round(1, 1)                      # round 1 and its match's first board
+    later = (clock.now + timedelta(hours=1)).isoformat()
+    held = await services.outbox.claim(now=clock.now.isoformat(), until=later, owner="elsewhere:1", match_id=1)
+    assert [r.kind for r in held][:1] == ["board"]                           # another process is posting it
+    await deliver(fake)
+    post = pairings(fake.sent)[-1]
+    assert "Table 1: <@11> vs <@12> — #1 (its board follows)" in post.embeds[0]["description"] \
+        or "Table 1: <@12> vs <@11> — #1 (its board follows)" in post.embeds[0]["description"]
+    assert not boards(fake.sent)
+
+
+@pytest.mark.sqlite_only
+async def test_standings_of_a_tournament_nobody_entered_yet_are_an_empty_table(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    await create(fake, root)
+    out = await fake.slash(root, "tournament standings", tournament="#1")
+    assert any(n == STANDINGS_FILE for n, _ in out[-1].files) and "Autumn" in out[-1].text()
+    out = await fake.slash(root, "tournament standings", tournament="#2")
+    assert not any(s.files for s in out) and said(out)            # no such tournament: told, nothing drawn
+
+
+@pytest.mark.sqlite_only
+async def test_a_league_of_eleven_plays_two_divisions_at_once_and_shows_a_table_for_each(fake):
+    root = fake.user(9, "Root", permissions=MANAGER)
+    people = [fake.user(100 + i, f"Player {i}") for i in range(11)]
+    out = await create(fake, root, format="league", repeat=30, min_players=11, max_players=11)
+    assert "Tournament #1 created" in said(out)
+    card = cards_of(fake.sent)[-1]
+    assert "league, all games at once · edition 1 · the next one 30 days after this one ends" in card.text()
+    await join_all(fake, card, people)
+    (post,) = [s for s in fake.sent if s.kind == "channel_message" and s.embeds
+               and "all at once" in s.embeds[0].get("title", "")]
+    games = match_ids(post)
+    assert len(games) == 15 + 10                         # divisions of 6 and 5, each a round robin
+    for match_id in games:
+        match = await fake.client.services.queries.get(match_id, position=False)
+        await resign(fake, match_id, fake.users[max(p.user_id for p in match.seated)])
+    end = [s for s in fake.sent if s.kind == "channel_message" and "is over" in (s.content or "")][-1]
+    assert [name for name, _ in end.files] == ["standings-1.png", "standings-2.png"]
+    view = await fake.client.services.tournaments.view(1, guild_id=GUILD)
+    assert end.mentions == list(view.winners) and len(view.winners) == 1
+    out = await fake.slash(people[0], "tournament standings", tournament="#1")
+    assert [name for name, _ in out[-1].files] == ["standings-1.png", "standings-2.png"]

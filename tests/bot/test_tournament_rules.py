@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import speaking
-from bot.model import NotAllowed, NotFound, Person
+from bot.model import NotAllowed, NotFound, Person, StalePosition
 from bot.scheduler import Scheduler
 from bot.services.tournament_views import TournamentSettings
 from bot.tournaments.model import Format, Schedule, TableKind
@@ -34,7 +34,11 @@ REFUSALS: list[tuple[dict[str, Any], str]] = [
     ({"game": "chess"}, "There is no game called 'chess'"),
     ({"game": "roocala", "variant": "round"}, "Roocala has no variant 'round'"),
     ({"table_size": 3}, "Tintas is played at tables of 2 players, not 3"),
-    ({"format": Format.LEAGUE}, "Leagues are not open yet"),
+    ({"format": Format.LEAGUE}, "A league needs at least 4 entrants to start"),
+    ({"format": Format.LEAGUE, "min_entrants": 4, "repeat_days": 10}, "starts 7, 14 or 30 days after one ends"),
+    ({"format": Format.LEAGUE, "game": "rincala", "table_size": 3, "min_entrants": 4},
+     "A league plays two-player games"),
+    ({"repeat_days": 7}, "Only leagues have editions that repeat"),
     ({"rounds": None}, "Choose between 1 and 20 rounds"),
     ({"rounds": 21}, "Choose between 1 and 20 rounds"),
     ({"schedule": Schedule.ALL_AT_ONCE}, "paired round by round"),
@@ -205,3 +209,89 @@ async def test_a_two_player_event_exports_as_trf_and_a_pod_event_does_not(servic
         await services.tournaments.trf(pods.id, guild_id=GUILD)
     with pytest.raises(NotFound):
         await services.tournaments.trf(view.id, guild_id=GUILD + 1)
+
+
+async def test_a_cancelled_tournament_aborts_its_games_and_posts_no_more_standings(services):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, rounds=2, max_entrants=4)
+    await entered(services, view.id, 4)
+    await front.settle()
+    games = await running_matches(services, view.id)
+    view = await services.tournaments.cancel(view.id, P1, guild_id=GUILD, manager=False)     # its creator
+    await front.settle()
+    assert view.status == "cancelled"
+    assert [(await services.queries.get(m)).status for m in games] == ["aborted", "aborted"]
+    kinds = front.kinds(view.id)
+    assert "tournament_standings" not in kinds
+    cards = [n for k, t, _m, n in front.seen if t == view.id and k == "tournament_card"]
+    assert cards[-1].status == "cancelled" and cards[-1].reason == "by_hand"
+
+
+async def test_players_kept_apart_are_never_paired_in_a_swiss(services):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, rounds=2, max_entrants=4)
+    await entered(services, view.id, 3)
+    with pytest.raises(NotAllowed, match="creator or a server manager can keep players apart"):
+        await services.tournaments.forbid_pair(view.id, P1, P3, user_id=P2, guild_id=GUILD, manager=False)
+    with pytest.raises(NotAllowed, match="Both players must be entered"):
+        await services.tournaments.forbid_pair(view.id, P1, P5, user_id=P1, guild_id=GUILD, manager=False)
+    view = await services.tournaments.forbid_pair(view.id, P3, P1, user_id=P1, guild_id=GUILD, manager=False)
+    assert view.forbidden == ((P1, P3),)
+    await services.tournaments.join(view.id, PLAYERS[3], guild_id=GUILD)   # full: it starts
+    await front.settle()
+    for _ in range(2):       # without the rule round 1 pairs P1 with P3 (top half against bottom half)
+        await play_round(services, view.id, lambda seats: max(seats))
+        await front.settle()
+    view = await services.tournaments.read(view.id)
+    assert view.status == "finished"
+    assert all({P1, P3} - set(t.seats) for r in view.rounds for t in r.tables)
+    robin = await create(services, Format.ROUND_ROBIN, max_entrants=4)
+    with pytest.raises(NotAllowed, match="two-player Swiss only"):
+        await services.tournaments.forbid_pair(robin.id, P1, P3, user_id=P1, guild_id=GUILD, manager=True)
+
+
+async def test_time_outs_decide_tournament_games_a_player_who_never_moved_loses_by_forfeit(services, clock):
+    front = Recorder(services)
+    view = await create(services, Format.SWISS, rounds=2, max_entrants=4, days_per_move=1)
+    await entered(services, view.id, 4)
+    await front.settle()
+    silent, played = await running_matches(services, view.id)
+    for _ in range(2):             # each player of one game moves once; the other game's first mover never does
+        match = await services.queries.get(played)
+        await services.play.submit_turn(match, match.to_move_user.user_id, match.position.legal_moves()[0],
+                                        guild_id=GUILD)
+    late = (await services.queries.get(played)).to_move_user       # moved once, then runs out of time
+    first = next(p for p in (await services.queries.get(played)).seated if p.user_id != late.user_id)
+    never = (await services.queries.get(silent)).to_move_user
+    clock.advance(days=1, minutes=1)
+    await Scheduler(services).run_due()
+    await front.settle()
+    view = await services.tournaments.read(view.id)
+    by_match = {t.match_id: t for t in view.rounds[0].tables}
+    forfeit, timed = by_match[silent], by_match[played]
+    assert forfeit.forfeit and forfeit.ranks == tuple(2 if u == never.user_id else 1 for u in forfeit.seats)
+    assert not timed.forfeit and timed.ranks == tuple(2 if u == late.user_id else 1 for u in timed.seats)
+    assert view.current_round == 2                         # the round ended by time-outs; the next was paired
+    points = {s.user_id: s.points for s in view.standings}
+    assert points[never.user_id] == 0 and points[first.user_id] == 1
+
+
+async def test_start_join_withdraw_and_bye_refusals_change_nothing(services):
+    view = await create(services, Format.SWISS, rounds=2, min_entrants=3, max_entrants=4,
+                        start_at="2026-01-05T12:00:00+00:00")
+    await entered(services, view.id, 2)
+    before = (await services.tournaments.read(view.id), len(await services.outbox.pending()))
+    with pytest.raises(NotAllowed, match="needs 3 entrants to start; it has 2"):
+        await services.tournaments.start(view.id, P1, guild_id=GUILD, manager=True)
+    with pytest.raises(NotAllowed, match="not playing in this tournament"):
+        await services.tournaments.withdraw(view.id, P5, guild_id=GUILD)
+    with pytest.raises(NotAllowed, match="not playing in this tournament"):
+        await services.tournaments.request_half_bye(view.id, P5, guild_id=GUILD)
+    with pytest.raises(NotAllowed, match="Bots cannot enter"):
+        await services.tournaments.join(view.id, Person(900, "Robot", is_bot=True), guild_id=GUILD)
+    assert (await services.tournaments.read(view.id), len(await services.outbox.pending())) == before
+    for p in PLAYERS[2:4]:
+        await services.tournaments.join(view.id, p, guild_id=GUILD)
+    with pytest.raises(StalePosition, match="This tournament is full"):
+        await services.tournaments.join(view.id, PLAYERS[4], guild_id=GUILD)
+    assert len((await services.tournaments.read(view.id)).entrants) == 4

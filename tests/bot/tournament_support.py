@@ -10,7 +10,7 @@ from bot.model import Person
 from bot.services import Services
 from bot.services.announce import KINDS, Delivered, Handler, Handlers, Outgoing
 from bot.services.tournament_views import TournamentSettings, TournamentView
-from bot.tournament_pairer import TournamentPairer
+from bot.tournament_pairer import PROCESS_FROM, TournamentPairer
 from bot.tournaments.model import Format
 
 GUILD = 1000
@@ -22,9 +22,10 @@ class Recorder:
     """A front end that delivers every kind by noting it: (kind, tournament id, match id, notice)."""
     name = "the recorder"
 
-    def __init__(self, services: Services):
+    def __init__(self, services: Services, *, process_from: int = PROCESS_FROM):
         self.seen: list[tuple[str, int | None, int, Any]] = []
-        workers: Handlers = {**AIPlayer(services).workers, **TournamentPairer(services).workers}
+        pairer = TournamentPairer(services, process_from=process_from)
+        workers: Handlers = {**AIPlayer(services).workers, **pairer.workers}
         self._handlers: Handlers = {cls: self.note for cls in KINDS.values() if cls not in workers}
         self.dispatcher = Dispatcher(services, Routes(self, workers=workers), owner="recorder")
 

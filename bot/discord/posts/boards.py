@@ -51,6 +51,12 @@ class Boards(Part):
             self._tournament_names[tournament_id] = (await self.services.tournaments.read(tournament_id)).name
         return _(TOURNAMENT_LABEL).format(name=self._tournament_names[tournament_id], round=round_no or "?")
 
+    def named_label(self, match: Match) -> str:
+        """The label again in the language of the moment (a DM's reader), once ``label`` has read the name; ''
+        for a match of no tournament."""
+        name = self._tournament_names.get(match.row.tournament_id or 0)
+        return _(TOURNAMENT_LABEL).format(name=name, round=match.row.tournament_round or "?") + "\n" if name else ""
+
     async def board(self, outgoing: Outgoing[BoardPost]) -> Delivered:
         post = outgoing.notice
         match = await self.services.queries.get(outgoing.match_id)
@@ -80,7 +86,7 @@ class Boards(Part):
 
         def dm_text() -> str:     # composed again in each reader's language
             told = wording.result_text(match) if match.is_over else _("It is your move.")
-            return f"{wording.board_caption(match)}\n{told}\n{link}"
+            return f"{self.named_label(match)}{wording.board_caption(match)}\n{told}\n{link}"
         follow_ups: list[Notice] = [await self.dm_notice(u, dm_text, note) for u, how in prefs.items() if how == "dm"]
         if match.is_over and current_ply and match.row.position is not None:   # then the whole game, on its own
             follow_ups.append(ReplayPost(ply))

@@ -4,8 +4,9 @@ its players pinged and a link to its board or thread), the standings image after
 announcement pinging the winners with the final standings.
 
 A round's matches are ordinary matches whose start boards are rows of their own; the pairings post delivers
-them first (``deliver_pending`` per match), so it can link each board. A board another process still holds is
-named by its match number instead.
+them first (``deliver_pending`` per match, waiting up to BOARDS_WAIT for those another delivery holds), so it
+can link each board; one still missing then is named by its match number. A round too big for one message
+continues in more (``pages``). The card is edited as the round starts, so it says which round is on.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import discord
 
 from bot.discord.cards import jump_url
 from bot.discord.posts.common import Part, nonce, send_fitting
-from bot.discord.tournament_card import card_embed, card_view, game_label, standings_title
-from bot.discord.tournament_sheet import TIEBREAK_NOTE, alt_text, sheet, standings_file
+from bot.discord.tournament_card import card_embed, card_view, game_label, standings_files
+from bot.discord.tournament_sheet import TIEBREAK_NOTE
 from bot.i18n import N_, _
 from bot.model import NotFound
 from bot.services.announce import (
@@ -37,11 +38,11 @@ from bot.services.tournament_views import TableView, TournamentView
 from bot.tournaments.model import TableKind
 from bot.tournaments.scoring import BYE_POINTS, REQUESTED_BYE_POINTS, figure
 
-BOARDS_WAIT = 10.0           # seconds a pairings post waits for its games' boards before naming them by number
-BOARDS_POLL = 0.05
 if TYPE_CHECKING:
     from bot.discord.client import GameBot
 
+BOARDS_WAIT = 10.0           # seconds a pairings post waits for its games' boards before naming them by number
+BOARDS_POLL = 0.05
 MAX_CONTENT = 2000           # Discord's limit for a message's text
 PAGE_TEXT = 4000             # characters of a pairings message's list (an embed holds 4,096)
 PAGE_PINGS = 80              # players a pairings message pings: 80 mentions of 22 characters stay under 2,000
@@ -113,18 +114,27 @@ class TournamentPosts(Part):
         notice = outgoing.notice
         await self.boards_posted(notice.matches)
         view = await self.tournament(outgoing)
-        found = next((r for r in view.rounds if r.number == notice.round), None)
-        if found is None:
+        started = set(notice.matches)       # an all-at-once round robin starts every round in one announcement
+        shown = [r for r in view.rounds if r.number == notice.round or any(t.match_id in started for t in r.tables)]
+        if not shown:
             return Delivered("skipped: the round is gone")
-        tables = [(await self.table_line(view, t), [] if t.kind is TableKind.ABSENT else list(t.seats))
-                  for t in found.tables]
-        deadline = notice.deadline or found.deadline
+        tables: list[tuple[str, list[int]]] = []
+        for found in shown:
+            if len(shown) > 1:
+                tables.append((_("**Round {round}**").format(round=found.number), []))
+            tables += [(await self.table_line(view, t), [] if t.kind is TableKind.ABSENT else list(t.seats))
+                       for t in found.tables]
+        deadline = notice.deadline or shown[0].deadline
         if deadline:
             moment = int(datetime.fromisoformat(deadline).timestamp())
             tables += [("", []), (_("The round ends <t:{when}:f> (<t:{when}:R>); games still on then are decided: "
                                     "{rule}.").format(when=moment, rule=_(ADJUDICATION_WORDS)), [])]
         heading = _("🏆 {name} — round {round} of {rounds} ({game})").format(
             name=view.name, round=notice.round, rounds=view.total_rounds or "?", game=game_label(view.settings))
+        if len(shown) > 1:
+            heading = _("🏆 {name} — rounds {first} to {last} of {rounds}, all at once ({game})").format(
+                name=view.name, first=shown[0].number, last=shown[-1].number, rounds=view.total_rounds or "?",
+                game=game_label(view.settings))
         parts = pages(tables)
         first = None
         for number, (lines, players) in enumerate(parts):
@@ -184,11 +194,11 @@ class TournamentPosts(Part):
     # ---- standings and the end -----------------------------------------------------------------------------------
     async def standings(self, outgoing: Outgoing[TournamentStandings]) -> Delivered:
         view = await self.tournament(outgoing)
-        if view.status == "cancelled":
-            return Delivered("skipped: cancelled")
+        if view.status in ("cancelled", "finished"):     # a finished event's final announcement has the standings
+            return Delivered(f"skipped: {view.status}")
         notice = outgoing.notice
-        text = _("📊 **{name}** — standings after a result in round {round}.").format(name=view.name,
-                                                                                     round=notice.round)
+        text = _("📊 **{name}** — standings updated in round {round} (a withdrawal or a decision at the deadline)."
+                 ).format(name=view.name, round=notice.round)
         if notice.match_id is not None:
             text = _("📊 **{name}** — standings after game #{id} (round {round}).").format(
                 name=view.name, id=notice.match_id, round=notice.round)
@@ -208,10 +218,8 @@ class TournamentPosts(Part):
 
     async def post_standings(self, outgoing: Outgoing, view: TournamentView, text: str,
                              pinged: list[int]) -> discord.Message:
-        title = standings_title(view)
-        png = await self.bot.renders.standings(sheet(title, view.standings, view.crosstable))
-        file = standings_file(png, alt_text(title, view.standings))
+        files = await standings_files(self.bot.renders, view)
         content = f"{text}\n-# {_(TIEBREAK_NOTE)}"
         return await send_fitting(self.where(view), _(STANDINGS_TOO_LARGE), content=content[:MAX_CONTENT],
-                                  files=[file], nonce=nonce(outgoing),
+                                  files=files, nonce=nonce(outgoing),
                                   allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in pinged]))

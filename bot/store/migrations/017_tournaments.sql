@@ -26,6 +26,9 @@ CREATE TABLE tournaments (
     total_rounds   INTEGER NOT NULL DEFAULT 0,     -- fixed at the start
     round_deadline TEXT,                           -- when the current round's unfinished games are adjudicated
     card_message_id INTEGER,
+    repeat_days    INTEGER,                          -- a league: the next edition starts this many days after
+    series_id      INTEGER,                          -- a league's first edition (NULL for the first itself)
+    edition        INTEGER NOT NULL DEFAULT 1,
     created_at     TEXT    NOT NULL,
     started_at     TEXT,
     finished_at    TEXT
@@ -43,6 +46,8 @@ CREATE TABLE tournament_entrants (
     withdrawn_round INTEGER,                       -- the first round they no longer play
     half_byes       TEXT    NOT NULL DEFAULT '',   -- rounds asked off (Swiss), joined by ','
     annulled        INTEGER NOT NULL DEFAULT 0,    -- withdrew from a round robin below half: games annulled
+    division        INTEGER,                       -- a league: 1 the top division (set at the start)
+    seed_order      INTEGER,                       -- a league: the place carried from the last edition
     joined_at       TEXT    NOT NULL,
     PRIMARY KEY (tournament_id, user_id)           -- join once
 );
@@ -63,6 +68,14 @@ CREATE TABLE tournament_tables (
     UNIQUE (tournament_id, round, number)          -- a round's tables are written once
 );
 CREATE INDEX tournament_tables_by_match ON tournament_tables (match_id);
+
+-- Pairs a Swiss never pairs (an admin option), the lower user id first.
+CREATE TABLE tournament_forbidden (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    first_user    INTEGER NOT NULL,
+    second_user   INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, first_user, second_user)
+);
 
 -- Tournament matches are ordinary matches, labelled; ``unrated``: a tournament played for no rating.
 ALTER TABLE matches ADD COLUMN tournament_id INTEGER REFERENCES tournaments (id);

@@ -26,6 +26,9 @@ CREATE TABLE tournaments (
     total_rounds   BIGINT NOT NULL DEFAULT 0,
     round_deadline TEXT,
     card_message_id BIGINT,
+    repeat_days    BIGINT,                          -- a league: the next edition starts this many days after
+    series_id      BIGINT,                          -- a league's first edition (NULL for the first itself)
+    edition        BIGINT NOT NULL DEFAULT 1,
     created_at     TEXT    NOT NULL,
     started_at     TEXT,
     finished_at    TEXT
@@ -43,6 +46,8 @@ CREATE TABLE tournament_entrants (
     withdrawn_round BIGINT,
     half_byes       TEXT    NOT NULL DEFAULT '',
     annulled        BIGINT NOT NULL DEFAULT 0,
+    division        BIGINT,                         -- a league: 1 the top division (set at the start)
+    seed_order      BIGINT,                         -- a league: the place carried from the last edition
     joined_at       TEXT    NOT NULL,
     PRIMARY KEY (tournament_id, user_id)
 );
@@ -63,6 +68,14 @@ CREATE TABLE tournament_tables (
     UNIQUE (tournament_id, round, number)
 );
 CREATE INDEX tournament_tables_by_match ON tournament_tables (match_id);
+
+-- Pairs a Swiss never pairs (an admin option), the lower user id first.
+CREATE TABLE tournament_forbidden (
+    tournament_id BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    first_user    BIGINT NOT NULL,
+    second_user   BIGINT NOT NULL,
+    PRIMARY KEY (tournament_id, first_user, second_user)
+);
 
 ALTER TABLE matches ADD COLUMN tournament_id BIGINT REFERENCES tournaments (id);
 ALTER TABLE matches ADD COLUMN tournament_round BIGINT;
