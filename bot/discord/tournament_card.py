@@ -13,11 +13,13 @@ import discord
 from discord import ui
 
 from bot import wording
+from bot.discord.cards import page_button
 from bot.discord.interaction import COLOUR_ACTIVE, COLOUR_DONE, acknowledged, app, finish, person
-from bot.discord.tournament_sheet import STANDINGS_FILE, TIEBREAK_NOTE, alt_text, sheet, standings_file
+from bot.discord.tournament_sheet import STANDINGS_FILE, standings_file
 from bot.i18n import N_, T, _, ngettext
 from bot.model import ServiceError, time_label
 from bot.services.tournament_views import TournamentSettings, TournamentView
+from bot.standings_sheet import TIEBREAK_NOTE, alt_text, sheet
 from bot.tournaments.model import Format, Schedule
 from engines import GAMES
 from render.pool import RenderPool
@@ -115,9 +117,9 @@ def entrant_list(view: TournamentView) -> str:
     return shown[:MAX_FIELD]
 
 
-def card_view(view: TournamentView) -> ui.View:
+def card_view(view: TournamentView, page_url: str | None = None) -> ui.View:
     """Join while entries are open and a place is free (a running Swiss takes late entrants), Withdraw while it
-    is on, Standings once it has started."""
+    is on, Standings once it has started; "Open in browser" to the tournament's page where the server has pages."""
     buttons = ui.View(timeout=None)
     late_entries = view.status == "running" and view.settings.format is Format.SWISS
     room = len(view.active_entrants) < view.settings.max_entrants
@@ -127,6 +129,8 @@ def card_view(view: TournamentView) -> ui.View:
         buttons.add_item(TournamentButton("withdraw", view.id))
     if view.status in ("running", "finished"):
         buttons.add_item(TournamentButton("standings", view.id))
+    if page_url is not None:
+        buttons.add_item(page_button(page_url))
     return buttons
 
 

@@ -26,6 +26,7 @@ AI_MATCHES_RATED = False   # the bot's fixed strength would make ratings farmabl
 MAX_OPEN_PER_USER = 10     # open challenges one person may have waiting in a server
 MAX_OPEN_PER_USER_EVERYWHERE = 25
 OPEN_SEAT_TEAMS = (0, 1, 0, 1)
+FIRST_SEAT_TRIES = 64       # seeds drawn for a tournament table whose seat 0 must move first
 """A team game with open seats and no named partner: the team of each arrival in order (the challenger first,
 then the named opponents, then the joiners in join order) follows the rules' W, B, W, B seating, so the
 challenger partners the third to sit. An arrival whose team is full goes to the other team: a named partner
@@ -278,14 +279,27 @@ class Challenges:
         seat indices per team), created and started in the caller's transaction; the caller writes its start
         announcements (``start_announcements``)."""
         game = GAMES[game_key]
+        variant = variant or (game.variants[0] if game.variants else None)
         team_of = {seat: t for t, team in enumerate(teams) for seat in team}
         match_id = await self.ctx.matches.create_challenge(
-            tx, game=game.key, variant=variant or (game.variants[0] if game.variants else None), players=len(seats),
-            guild_id=guild_id, channel_id=channel_id, seed=self.ctx.seeds.randrange(1 << 31),
+            tx, game=game.key, variant=variant, players=len(seats),
+            guild_id=guild_id, channel_id=channel_id, seed=self.seat_zero_first_seed(game_key, len(seats), variant),
             created_by=created_by, now=now, expires_at=now, time_per_move=time_per_move, rematch_of=None,
             people=[(p.user_id, p.name, team_of.get(seat), seat, None) for seat, p in enumerate(seats)],
             all_accepted=True, tournament=tournament, unrated=not rated)
         return await self._start(tx, await self._read(tx, match_id))
+
+    def seat_zero_first_seed(self, game_key: str, players: int, variant: str | None) -> int:
+        """A random seed whose set-up has seat 0 to move. In Tintas and Rincala the rules draw the first player by
+        lot with the set-up; at a tournament's table the pairing has decided who moves first (a Swiss balances
+        it, a double round robin swaps it), so the lot keeps only the set-up. After FIRST_SEAT_TRIES draws (a
+        chance below 10^-11 with three seats) the last seed is kept."""
+        game = GAMES[game_key]
+        for _ in range(FIRST_SEAT_TRIES):
+            seed = self.ctx.seeds.randrange(1 << 31)
+            if game.new(players=players, seed=seed, variant=variant).to_move == 0:
+                break
+        return seed
 
     # ---- internals ---------------------------------------------------------------------------------------------
     async def _within_limits(self, tx: Tx, user_id: int, guild_id: int) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-from collections.abc import Sequence
 from pathlib import Path
 from string import Template
 from typing import TYPE_CHECKING
@@ -19,30 +18,19 @@ from aiohttp import web
 
 from bot.i18n import N_, _, speaking
 from bot.services.pages import PAGE_PATH, TOURNAMENT_PATH, Pages, TournamentPage
-from bot.services.tournament_views import RoundView, StandingView, TableView, TournamentView
+from bot.services.tournament_views import RoundView, TableView, TournamentView
+from bot.standings_sheet import TIEBREAK_NOTE, sheet
 from bot.tournaments.model import TableKind
 from bot.tournaments.scoring import figure
 from engines import GAMES
-from render.standings import Row, Sheet
 
 if TYPE_CHECKING:
     from bot.web.server import WebServer
 
 STATIC = Path(__file__).with_name("static")
 STANDINGS_CACHE = 64          # standings images kept (per tournament, version, language and names)
-SHOWN_TIEBREAKS = (N_("SB"), N_("BH-1"), N_("Wins"))   # Sonneborn–Berger, Buchholz cut-1, games won (as on Discord)
-TIEBREAK_NOTE = N_("Tiebreaks: Sonneborn–Berger (SB), Buchholz cut-1 (BH-1), direct encounter, wins, rating.")
 STATUS_TEXTS = {"open": N_("Open for entries."), "finished": N_("Finished."), "cancelled": N_("Cancelled.")}
 LISTED_KINDS = (TableKind.GAME, TableKind.BYE, TableKind.HALF_BYE)   # a round's list: games and byes (no one absent)
-
-
-def sheet(title: str, rows: Sequence[StandingView], crosstable: tuple[tuple[str, ...], ...] | None) -> Sheet:
-    """The standings image's words, translated in the language of the moment; a withdrawn entrant in brackets."""
-    headers = (_("#"), _("Player"), _("Points"), *(_(t) for t in SHOWN_TIEBREAKS))
-    return Sheet(title, headers, tuple(
-        Row(str(r.rank), f"({r.name})" if r.withdrawn else r.name, figure(r.points) or "0",
-            (figure(r.sonneborn_berger) or "0", figure(r.buchholz_cut1) or "0", str(r.wins)))
-        for r in rows), crosstable)
 
 
 def version(view: TournamentView) -> str:

@@ -235,3 +235,22 @@ async def test_who_timed_out_in_a_league_and_was_not_seen_since_is_left_out_of_t
     (following,) = [s for s in await services.tournaments.of_server(GUILD) if s.status == "open"]
     nxt = await services.tournaments.read(following.id)
     assert sorted(e.user_id for e in nxt.entrants) == [P1, P2, P3, P4]
+
+
+async def test_at_every_tournament_table_the_first_seat_moves_first(services):
+    """Tintas and Rincala draw their first player by lot; at a tournament's table the pairing decides it (the
+    second leg of a double round robin swaps who moves first), so the lot keeps only the set-up."""
+    front = Recorder(services)
+    view = await create(services, Format.DOUBLE_ROUND_ROBIN, schedule=Schedule.ALL_AT_ONCE, max_entrants=4)
+    await entered(services, view.id, 4)
+    pods = await create(services, Format.SWISS, game="rincala", table_size=3, rounds=1, min_entrants=3,
+                        max_entrants=6)
+    await entered(services, pods.id, 6)
+    await front.settle()
+    tables = [t for v in (view, pods) for r in (await services.tournaments.read(v.id)).rounds for t in r.tables
+              if t.match_id is not None]
+    assert len(tables) == 12 + 2
+    for t in tables:
+        match = await services.queries.get(t.match_id)
+        first = next(p.user_id for p in match.seated if p.seat == match.row.to_move)
+        assert match.ply == 0 and first == t.seats[0], (match.game.key, t.seats, first)

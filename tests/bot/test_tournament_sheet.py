@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.discord.tournament_sheet import alt_text, sheet
 from bot.i18n import speaking
 from bot.services.tournament_views import StandingView
+from bot.standings_sheet import alt_text, sheet
 from bot.tournaments import roundrobin
 from bot.tournaments.model import Entrant, TableKind
 from bot.tournaments.scoring import crosstable, standings

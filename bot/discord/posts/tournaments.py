@@ -17,11 +17,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
+from discord import ui
 
 from bot.discord.cards import jump_url
 from bot.discord.posts.common import Part, nonce, send_fitting
 from bot.discord.tournament_card import card_embed, card_view, game_label, standings_files
-from bot.discord.tournament_sheet import TIEBREAK_NOTE
 from bot.i18n import N_, _
 from bot.model import NotFound
 from bot.services.announce import (
@@ -35,6 +35,7 @@ from bot.services.announce import (
     TournamentStandings,
 )
 from bot.services.tournament_views import TableView, TournamentView
+from bot.standings_sheet import TIEBREAK_NOTE
 from bot.tournaments.model import TableKind
 from bot.tournaments.scoring import BYE_POINTS, REQUESTED_BYE_POINTS, figure
 
@@ -95,18 +96,23 @@ class TournamentPosts(Part):
     def where(self, view: TournamentView):
         return self.bot.get_partial_messageable(view.channel_id, guild_id=view.guild_id)
 
+    async def card_view(self, view: TournamentView) -> ui.View:
+        """The card's buttons, with the tournament page's link where the server has pages and the bot serves them."""
+        return card_view(view, await self.bot.tournament_page_url(view.id, view.guild_id))
+
     # ---- the card ----------------------------------------------------------------------------------------------
     async def card(self, outgoing: Outgoing[TournamentCard]) -> Delivered:
         view = await self.tournament(outgoing)
         notice = outgoing.notice
         if notice.event == "open":
-            message = await self.where(view).send(embed=card_embed(view), view=card_view(view), nonce=nonce(outgoing),
+            message = await self.where(view).send(embed=card_embed(view), view=await self.card_view(view),
+                                                  nonce=nonce(outgoing),
                                                   allowed_mentions=discord.AllowedMentions.none())
             return Delivered("sent", message.id, remember=Remember(tournament_card_message_id=message.id))
         if not view.card_message_id:
             return Delivered("skipped: no card")
         await self.where(view).get_partial_message(view.card_message_id).edit(
-            embed=card_embed(view, notice.reason), view=card_view(view))
+            embed=card_embed(view, notice.reason), view=await self.card_view(view))
         return Delivered("sent", view.card_message_id)
 
     # ---- a round's pairings --------------------------------------------------------------------------------------
@@ -146,7 +152,7 @@ class TournamentPosts(Part):
             first = first or message
         if view.card_message_id:        # the card says which round is on
             await self.where(view).get_partial_message(view.card_message_id).edit(embed=card_embed(view),
-                                                                                  view=card_view(view))
+                                                                                  view=await self.card_view(view))
         assert first is not None
         return Delivered("sent", first.id)
 

@@ -9,11 +9,12 @@ from dataclasses import replace
 import discord
 import pytest
 
-from bot.services.pages import PAGE_PATH
+from bot.services.pages import PAGE_PATH, TOURNAMENT_PATH
 from bot.services.settings import SettingsRequest
 from bot.store.pages import PageStore
 from tests.bot.discord_harness import FakeDiscord
 from tests.bot.support import make_bot, said
+from tests.bot.tournament_support import create as create_tournament
 from tests.bot.web.support import PUBLIC_URL, allow_local, fetch, finished, pages_on, played, serve, started
 from tests.conftest import ANN, BOTH_BACKENDS, GUILD
 
@@ -199,3 +200,26 @@ async def test_a_board_post_in_a_server_with_pages_off_reads_no_page_settings(we
     assert (await services.queries.get(other.id)).row.server_pages == "link"
     [button] = link_buttons(await board_post(web_fake, other.id))
     assert reads and (await services.pages.open(token_of(button["url"]))).match.id == other.id
+
+
+def tournament_cards(sent) -> list:
+    return [s for s in sent if s.kind == "channel_message"
+            and any(str(c.get("custom_id", "")).startswith("tn:join:") for c in s.components)]
+
+
+async def test_a_tournament_card_opens_the_tournament_page_only_while_the_server_allows_pages(web_fake):
+    services = web_fake.client.services
+    await pages_on(services)
+    view = await create_tournament(services)
+    await web_fake.client.dispatcher.deliver_pending()
+    [card] = tournament_cards(web_fake.sent)
+    [button] = link_buttons(card)
+    assert button["label"] == OPEN and button["url"].startswith(PUBLIC_URL + TOURNAMENT_PATH)
+    page = await services.pages.open_tournament(button["url"][len(PUBLIC_URL + TOURNAMENT_PATH):],
+                                                services.tournaments)
+    assert page is not None and page.tournament.id == view.id
+    await services.settings_service.change(GUILD, 0, SettingsRequest(pages="off"), admin=True)
+    await services.tournaments.join(view.id, ANN, guild_id=GUILD)      # the card is brought up to date
+    await web_fake.client.dispatcher.deliver_pending()
+    card = web_fake.message(card.message_id)
+    assert "Ann" in card.text() and link_buttons(card) == []
