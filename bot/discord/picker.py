@@ -83,7 +83,7 @@ def _check_mover(match: Match, user_id: int) -> None:
         raise NotAllowed(T(NOT_YOUR_TURN, player=who.name if who else "?"))
 
 
-class PlayButton(ui.DynamicItem[ui.Button], template=r"pl:(?P<id>\d{1,19})"):
+class PlayButton(ui.DynamicItem[ui.Button], template=r"pl:(?P<id>\d{1,18})"):
     """On every board of a running match: opens the private picker on the current position."""
 
     def __init__(self, match_id: int):
@@ -107,7 +107,7 @@ async def open_picker(interaction: discord.Interaction, match_id: int) -> None:
     await show(interaction, match, await drafts_of(interaction).start(match, interaction.user.id))
 
 
-class PickerItem(ui.DynamicItem[ui.Button], template=r"pk:(?P<id>\d{1,19}):(?P<ply>\d{1,9}):(?P<action>[bxco])"):
+class PickerItem(ui.DynamicItem[ui.Button], template=r"pk:(?P<id>\d{1,18}):(?P<ply>\d{1,9}):(?P<action>[bxco])"):
     """The picker's buttons: Back (b), Cancel (x), Confirm (c), Open on the new position (o)."""
 
     def __init__(self, match_id: int, ply: int, action: str, *, label: str = "", disabled: bool = False):
@@ -138,7 +138,7 @@ class PickerItem(ui.DynamicItem[ui.Button], template=r"pk:(?P<id>\d{1,19}):(?P<p
                 await confirm(interaction, match, draft)
 
 
-class PickerSelect(ui.DynamicItem[ui.Select], template=r"ps:(?P<id>\d{1,19}):(?P<ply>\d{1,9}):(?P<step>\d{1,3})"):
+class PickerSelect(ui.DynamicItem[ui.Select], template=r"ps:(?P<id>\d{1,18}):(?P<ply>\d{1,9}):(?P<step>\d{1,3})"):
     """The step's options; its value is the option's index, its custom id names the step so an old menu's pick
     (the draft moved on in another picker) is not taken for the current step."""
 

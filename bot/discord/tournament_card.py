@@ -140,7 +140,7 @@ _STYLES = {"join": discord.ButtonStyle.success, "withdraw": discord.ButtonStyle.
 _EMOJI = {"join": "🏆", "withdraw": None, "standings": "📊"}
 
 
-class TournamentButton(ui.DynamicItem[ui.Button], template=r"tn:(?P<action>join|withdraw|standings):(?P<id>\d{1,19})"):
+class TournamentButton(ui.DynamicItem[ui.Button], template=r"tn:(?P<action>join|withdraw|standings):(?P<id>\d{1,18})"):
     """Join, Withdraw or Standings on a tournament's card."""
 
     def __init__(self, action: str, tournament_id: int):

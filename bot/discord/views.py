@@ -42,7 +42,7 @@ class MatchButton(ui.DynamicItem[ui.Button], template=r"(?!)"):
         return cls(int(match["id"]))
 
 
-class ChallengeButton(ui.DynamicItem[ui.Button], template=r"ch:(?P<action>accept|decline|cancel):(?P<id>\d{1,19})"):
+class ChallengeButton(ui.DynamicItem[ui.Button], template=r"ch:(?P<action>accept|decline|cancel):(?P<id>\d{1,18})"):
     """Accept / Decline (the challenged) and Cancel (the challenger) on a challenge card."""
 
     def __init__(self, action: str, match_id: int):
@@ -86,7 +86,7 @@ class AnswerButton(ui.DynamicItem[ui.Button], template=r"(?!)"):
         return cls(match["answer"], int(match["id"]), int(match["ply"]))
 
 
-class DrawButton(AnswerButton, template=r"dr:(?P<answer>accept|decline):(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
+class DrawButton(AnswerButton, template=r"dr:(?P<answer>accept|decline):(?P<id>\d{1,18}):(?P<ply>\d{1,9})"):
     """Accept or decline a draw offer; refused once the position has moved on (the offer lapsed)."""
 
     prefix, labels = "dr", _DRAW_LABELS
@@ -116,7 +116,7 @@ def draw_view(match_id: int, ply: int) -> ui.View:
 
 
 class TakebackButton(AnswerButton,
-                     template=r"tk:(?P<answer>accept|decline):(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
+                     template=r"tk:(?P<answer>accept|decline):(?P<id>\d{1,18}):(?P<ply>\d{1,9})"):
     """Accept or decline a takeback request; refused once the position has moved on (the request lapsed)."""
 
     prefix = "tk"
@@ -146,7 +146,7 @@ def takeback_view(match_id: int, ply: int) -> ui.View:
     return view
 
 
-class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,19}):(?P<ply>\d{1,9})"):
+class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,18}):(?P<ply>\d{1,9})"):
     """The confirmation of /<game> resign; refused if the position moved on since it was offered."""
 
     def __init__(self, match_id: int, ply: int):
@@ -167,7 +167,7 @@ class ResignButton(ui.DynamicItem[ui.Button], template=r"rs:(?P<id>\d{1,19}):(?P
             await bot.dispatcher.deliver_pending(self.match_id)
 
 
-class BumpButton(MatchButton, template=r"bp:(?P<id>\d{1,19})"):
+class BumpButton(MatchButton, template=r"bp:(?P<id>\d{1,18})"):
     """Re-post the board at the bottom of the channel (it may have scrolled away in a busy channel): its players
     and the server's managers, once per cooldown (``Bumps``)."""
 
@@ -182,7 +182,7 @@ class BumpButton(MatchButton, template=r"bp:(?P<id>\d{1,19})"):
             await bot.poster.repost_board(interaction, match)
 
 
-class RematchButton(MatchButton, template=r"rm:(?P<id>\d{1,19})"):
+class RematchButton(MatchButton, template=r"rm:(?P<id>\d{1,18})"):
     """Same players, seats rotated: posts a new challenge everyone else must accept (once per match)."""
 
     prefix, label, emoji, style = "rm", N_("Rematch"), "🔁", discord.ButtonStyle.primary
@@ -196,7 +196,7 @@ class RematchButton(MatchButton, template=r"rm:(?P<id>\d{1,19})"):
             await bot.dispatcher.deliver_pending(match.id)
 
 
-class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
+class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,18})"):
     """The position as text, privately: for screen readers, and for anyone who prefers it."""
 
     prefix, label, emoji = "tb", N_("Text board"), "📝"
@@ -208,7 +208,7 @@ class TextBoardButton(MatchButton, template=r"tb:(?P<id>\d{1,19})"):
             await finish(interaction, wording.text_board(match))
 
 
-class JoinButton(MatchButton, template=r"jn:(?P<id>\d{1,19})"):
+class JoinButton(MatchButton, template=r"jn:(?P<id>\d{1,18})"):
     """Take an open seat of an open challenge: anyone in the server who can see the channel, once."""
 
     prefix, label, emoji, style = "jn", N_("Join"), "🪑", discord.ButtonStyle.success
@@ -227,7 +227,7 @@ MAX_SELECT_OPTIONS = 25      # Discord's limit for one select menu
 CHALLENGE_TO_LEVEL = 3       # "Challenge to…" on the bot itself: a game against it at this level (as /<game> challenge)
 
 
-class ChallengeToSelect(ui.DynamicItem[ui.Select], template=r"ct:(?P<target>\d{1,19})"):
+class ChallengeToSelect(ui.DynamicItem[ui.Select], template=r"ct:(?P<target>\d{1,18})"):
     """The game menu of "Challenge to…": picking a game challenges the member (their id is in the custom id)."""
 
     def __init__(self, target_id: int):
