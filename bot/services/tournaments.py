@@ -188,10 +188,7 @@ class Tournaments:
         rating = await self._rating(guild_id, row.game, person.user_id)
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
-            await self.store.lock(tx, tournament_id)      # entries counted, then written: one at a time
-            found = await self.store.read(tx, tournament_id)
-            assert found is not None
-            row, entrants, _tables = found
+            row, entrants, _tables = await self._locked(tx, tournament_id)   # entries counted, then written
             joined_round = 1
             if row.status == "running" and row.format == Format.SWISS.value and row.current_round < row.total_rounds:
                 joined_round = row.pairing_round + 1 if row.pairing_round > row.current_round \
@@ -288,10 +285,7 @@ class Tournaments:
             raise NotAllowed(T("Half-point byes are for Swiss tournaments."))
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
-            await self.store.lock(tx, tournament_id)
-            found = await self.store.read(tx, tournament_id)
-            assert found is not None
-            row, entrants, _tables = found
+            row, entrants, _tables = await self._locked(tx, tournament_id)
             me = next((e for e in entrants if e.user_id == user_id and e.withdrawn_round is None), None)
             if me is None:
                 raise NotAllowed(T("You are not playing in this tournament."))
@@ -318,10 +312,7 @@ class Tournaments:
             raise NotAllowed(T("Only the tournament's creator or a server manager can start it."))
         now = self.ctx.now()
         async with self.ctx.db.transaction() as tx:
-            await self.store.lock(tx, tournament_id)
-            found = await self.store.read(tx, tournament_id)
-            assert found is not None
-            row, entrants, _tables = found
+            row, entrants, _tables = await self._locked(tx, tournament_id)
             if row.status != "open":
                 raise StalePosition(T("This tournament has started already.") if row.status == "running"
                                     else T("This tournament is over."))
@@ -388,10 +379,7 @@ class Tournaments:
         if first == second:
             raise NotAllowed(T("Name two different players."))
         async with self.ctx.db.transaction() as tx:
-            await self.store.lock(tx, tournament_id)
-            found = await self.store.read(tx, tournament_id)
-            assert found is not None
-            row, entrants, _tables = found
+            row, entrants, _tables = await self._locked(tx, tournament_id)
             if row.status not in ("open", "running"):
                 raise StalePosition(T("This tournament is over."))
             if not {first, second} <= {e.user_id for e in entrants}:
@@ -666,6 +654,13 @@ class Tournaments:
         assert found is not None
         return sorted(t.match_id for t in found[2] if t.match_id is not None and t.ranks is None
                       and (user_id is None or user_id in t.seats))
+
+    async def _locked(self, tx: Tx, tournament_id: int) -> tuple[TournamentRow, list[EntrantRow], list[TableRow]]:
+        """The tournament as ``tx`` sees it once it holds the tournament's lock (its decisions one at a time)."""
+        await self.store.lock(tx, tournament_id)      # one decision at a time: entries counted, then written
+        found = await self.store.read(tx, tournament_id)
+        assert found is not None
+        return found
 
     async def _lock_matches_then(self, tx: Tx, tournament_id: int, match_ids: Sequence[int]) -> None:
         """The matches a decision will end, then the tournament: the order a match's ending takes them in
